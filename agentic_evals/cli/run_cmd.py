@@ -1,0 +1,85 @@
+"""``agentic-evals run``: gate, run and judge a fixture; exit by readiness."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from agentic_evals.cli._exit import finish
+from agentic_evals.exitcodes import ExitCode
+
+
+@click.command(
+    "run",
+    epilog=(
+        "Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n\n"
+        "Exit codes: 0 READY (or any readiness with --report-only), 1 not READY, "
+        "2 fixture rejected or bad usage, 3 internal error, 130/143 interrupted."
+    ),
+)
+@click.argument("fixture", type=click.Path(path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path),
+    help="Write the JSON report here ('-': stdout).",
+)
+@click.option("--report-only", is_flag=True, help="Exit 0 whatever the readiness.")
+@click.option("--strict", is_flag=True, help="Unknown keys are errors, not warnings.")
+@click.option(
+    "--case",
+    "focus",
+    multiple=True,
+    metavar="NAME",
+    help="Run only this case (repeatable). A focused run skips the anti-slop gates.",
+)
+@click.option(
+    "--timeout-seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    default=30.0,
+    show_default=True,
+    help="Per-trial timeout for cases that set none.",
+)
+def run(
+    fixture: Path,
+    output: Path | None,
+    report_only: bool,
+    strict: bool,
+    focus: tuple[str, ...],
+    timeout_seconds: float,
+) -> None:
+    """Load and gate FIXTURE, run every case over its trials, judge readiness."""
+    from agentic_evals.contract.load import load_fixture
+    from agentic_evals.evaluate import RunOptions, UnknownCaseError, evaluate
+    from agentic_evals.reports.json_out import write_model_atomic
+    from agentic_evals.reports.text import render_summary, use_colour
+
+    loaded = load_fixture(fixture, strict=strict, gates=not focus)
+    for finding in loaded.findings:
+        click.echo(finding.render(), err=True)
+    if loaded.fixture is None:
+        click.echo(f"{fixture}: rejected; nothing was run", err=True)
+        finish(ExitCode.INVALID)
+    try:
+        evaluation = evaluate(loaded, RunOptions(timeout_seconds=timeout_seconds, focus=focus))
+    except UnknownCaseError as error:
+        raise click.BadParameter(
+            f"no case named {error} in {fixture}", param_hint="--case"
+        ) from None
+    report = evaluation.report
+    if evaluation.interrupted_by is not None:
+        code = ExitCode(128 + evaluation.interrupted_by)
+    elif report.readiness == "READY" or report_only:
+        code = ExitCode.OK
+    else:
+        code = ExitCode.NOT_READY
+    if output is not None:
+        write_model_atomic(output, report)
+    # With the JSON on stdout ("-o -"), the summary moves to stderr.
+    to_stderr = output is not None and str(output) == "-"
+    stream = sys.stderr if to_stderr else sys.stdout
+    summary = render_summary(report, colour=use_colour(stream), exit_code=int(code))
+    click.echo(summary, err=to_stderr, nl=False, color=use_colour(stream))
+    finish(code)

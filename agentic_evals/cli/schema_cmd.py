@@ -1,0 +1,27 @@
+"""``agentic-evals schema``: print one of the JSON Schemas."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from agentic_evals.cli._exit import finish
+from agentic_evals.exitcodes import ExitCode
+
+_KINDS = ("fixture", "report")
+
+
+@click.command("schema", epilog="Example: agentic-evals schema fixture -o fixture.schema.json")
+@click.argument("kind", type=click.Choice(_KINDS))
+@click.option(
+    "-o", "--output", type=click.Path(path_type=Path), help="Write here instead of stdout."
+)
+def schema(kind: str, output: Path | None) -> None:
+    """Print the JSON Schema (draft 2020-12) of a fixture or a report."""
+    from agentic_evals import schemas_gen
+    from agentic_evals.reports.json_out import dump_value, write_text_atomic
+
+    document = schemas_gen.fixture_schema() if kind == "fixture" else schemas_gen.report_schema()
+    write_text_atomic(output or Path("-"), dump_value(document))
+    finish(ExitCode.OK)

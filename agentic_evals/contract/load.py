@@ -1,0 +1,126 @@
+"""Load a fixture: strict parse, schema, unknown keys, semantic rules, gates, model.
+
+:func:`load_fixture` never raises for any input document: it returns a
+fixture or findings. The one exception is :class:`FixtureDriftError`, raised
+when the models reject a document the generated schema accepted: the schema
+and the models have drifted apart, which is a bug, not bad input.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from jsonschema.protocols import Validator
+from pydantic import ValidationError
+
+from agentic_evals.contract.findings import Finding
+from agentic_evals.contract.models import Fixture
+from agentic_evals.contract.rules import gate_findings, semantic_findings
+from agentic_evals.contract.schema import make_validator, schema_findings, unknown_key_findings
+from agentic_evals.contract.yaml_io import Position, position_of, read_document
+from agentic_evals.schemas_gen import fixture_schema
+
+
+class FixtureDriftError(RuntimeError):
+    """The fixture schema accepted a document the models reject: an internal error."""
+
+
+@dataclass(frozen=True)
+class LoadResult:
+    """What loading a fixture produced."""
+
+    path: Path
+    """The fixture path as given."""
+    fixture: Fixture | None
+    """The validated fixture; ``None`` when any error was found."""
+    findings: list[Finding]
+    """Errors first, then warnings; each names the file."""
+    document: object
+    """The parsed document (``None`` when it could not be parsed)."""
+    source_bytes: bytes
+    """The file's bytes (empty when unreadable)."""
+
+    @property
+    def errors(self) -> list[Finding]:
+        """Findings that reject the fixture."""
+        return [finding for finding in self.findings if finding.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Finding]:
+        """Findings that do not reject it."""
+        return [finding for finding in self.findings if finding.severity == "warning"]
+
+    @property
+    def ok(self) -> bool:
+        """The fixture loaded without errors."""
+        return self.fixture is not None and not self.errors
+
+
+@functools.cache
+def fixture_validator() -> Validator:
+    """The validator of the generated fixture schema, built once."""
+    return make_validator(fixture_schema())
+
+
+def load_fixture(path: Path, *, strict: bool = False, gates: bool = True) -> LoadResult:
+    """Load and check the fixture at ``path``.
+
+    Args:
+        path: A JSON (``.json``) or YAML (``.yaml``/``.yml``) fixture.
+        strict: Unknown keys are errors instead of warnings.
+        gates: Run the anti-slop and compliance gates (off for focused runs).
+
+    Returns:
+        The fixture when nothing is wrong, and every finding either way.
+
+    Raises:
+        FixtureDriftError: the models rejected a document the schema accepted.
+    """
+    parsed = read_document(path)
+    findings = list(parsed.findings)
+    if not parsed.parsed:
+        return _result(path, None, findings, parsed.value, parsed.source, parsed.positions)
+    document = parsed.value
+    findings += schema_findings(fixture_validator(), document, parsed.positions)
+    clean = not any(finding.severity == "error" for finding in findings)
+    findings += unknown_key_findings(document, Fixture, parsed.positions, strict=strict)
+    fixture_dir = Path(os.path.abspath(path)).parent
+    findings += semantic_findings(document, fixture_dir)
+    fixture: Fixture | None = None
+    if clean:
+        try:
+            fixture = Fixture.model_validate(document, strict=True)
+        except ValidationError as exc:
+            raise FixtureDriftError(
+                f"{path}: the fixture schema accepted a document the models reject "
+                f"(schema and models drifted): {exc}"
+            ) from exc
+        if gates:
+            findings += gate_findings(fixture, fixture_dir)
+    if any(finding.severity == "error" for finding in findings):
+        fixture = None
+    return _result(path, fixture, findings, document, parsed.source, parsed.positions)
+
+
+def _result(
+    path: Path,
+    fixture: Fixture | None,
+    findings: list[Finding],
+    document: object,
+    source: bytes,
+    positions: dict[str, Position] | object,
+) -> LoadResult:
+    located: dict[tuple[str, str, str, str], Finding] = {}
+    for finding in findings:
+        update: dict[str, object] = {"file": str(path)}
+        if finding.line is None and isinstance(positions, dict):
+            at = position_of(finding.pointer, positions)
+            if at is not None:
+                update["line"], update["column"] = at
+        key = (finding.severity, finding.code, finding.pointer, finding.message)
+        located.setdefault(key, finding.model_copy(update=update))
+    ordered = sorted(located.values(), key=lambda finding: finding.severity != "error")
+    return LoadResult(path, fixture, ordered, document, source)

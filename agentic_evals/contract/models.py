@@ -1,0 +1,287 @@
+"""Typed models of the fixture document (SPEC section 1).
+
+These models are the source of truth: ``schemas/fixture.schema.json`` is
+generated from them (``scripts/gen_schemas.py``) and a test fails when the
+committed schema and the models disagree. Unknown keys are kept (``extra``)
+so that the loader can warn about them instead of failing.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
+
+CaseType = Literal["positive", "negative", "adversarial"]
+EvalKind = Literal["skill", "runner_selftest", "scaffold"]
+EvidenceClass = Literal[
+    "deterministic",
+    "property_or_fuzz",
+    "fault_injected_deterministic",
+    "live_e2e",
+    "adversarial_live_e2e",
+    "human_evaluation",
+]
+LIVE_CLASSES: frozenset[str] = frozenset({"live_e2e", "adversarial_live_e2e"})
+Criticality = Literal["critical", "important", "optional"]
+ClaimSemantics = Literal[
+    "value_bearing", "protocol", "timing", "control_flow", "human_perceptual", "other"
+]
+DomainProfile = Literal["json-scalar-v1", "sqlite-type-v1", "csv-cell-v1"]
+QualificationTier = Literal["system_test", "full_integration", "simulated", "unit", "not_required"]
+
+NonEmptyStr = Annotated[str, Field(min_length=1)]
+
+
+class _Model(BaseModel):
+    """Common configuration: strict types, unknown keys kept for warnings."""
+
+    model_config = ConfigDict(
+        strict=True,
+        extra="allow",
+        use_attribute_docstrings=True,
+        frozen=True,
+    )
+
+
+class ArtifactRef(_Model):
+    """Another artifact's JSON value to compare against."""
+
+    path: NonEmptyStr
+    """Artifact path, relative to the fixture directory or the workspace."""
+    json_pointer: str = ""
+    """RFC 6901 pointer into that artifact; empty means the whole document."""
+
+
+class ArtifactCheck(_Model):
+    """One check on a file the trial left behind (SPEC section 3.3)."""
+
+    path: NonEmptyStr | None = None
+    """Artifact path, relative to the fixture directory or the workspace."""
+    glob: NonEmptyStr | None = None
+    """Glob instead of ``path``: every match must satisfy the check; no match fails."""
+    absent: bool | None = None
+    """``true``: the path must not exist."""
+    exists: bool | None = None
+    """``true``: the path must exist; ``false``: it must not."""
+    min_bytes: Annotated[int, Field(ge=0)] | None = None
+    """The file holds at least this many bytes."""
+    sha256: Annotated[str, Field(pattern=r"^(sha256:)?[0-9a-fA-F]{64}$")] | None = None
+    """Expected content hash, ``sha256:<hex>`` or bare hex."""
+    json_pointer: str | None = None
+    """RFC 6901 pointer into the artifact parsed as JSON."""
+    equals: JsonValue = None
+    """The value at ``json_pointer`` equals this JSON value (``1`` is not ``true``)."""
+    equals_artifact: ArtifactRef | None = None
+    """The value at ``json_pointer`` equals the value in another artifact."""
+    is_artifact: bool | None = None
+    """``true``: the pointer exists in the artifact."""
+    content_regex: str | None = None
+    """A regular expression that must match somewhere in the content."""
+    content_excludes: str | None = None
+    """A string that must not occur in the content."""
+
+
+class Expected(_Model):
+    """The oracles of a case."""
+
+    exit_code: int
+    """The exit code the command must end with."""
+    stdout_contains: list[str] = Field(default_factory=list)
+    """Strings that must occur in stdout."""
+    stderr_contains: list[str] = Field(default_factory=list)
+    """Strings that must occur in stderr."""
+    stdout_excludes: list[str] = Field(default_factory=list)
+    """Strings that must not occur in stdout."""
+    stderr_excludes: list[str] = Field(default_factory=list)
+    """Strings that must not occur in stderr."""
+    artifacts: list[ArtifactCheck] = Field(default_factory=list)
+    """Checks on files the trial left behind."""
+    workspace_changes: dict[str, JsonValue] | None = None
+    """Assertions on workspace changes (SPEC section 3.4)."""
+
+
+class Workspace(_Model):
+    """Isolation: each trial runs in a fresh copy of ``input``."""
+
+    input: NonEmptyStr
+    """Directory copied for every trial, relative to the fixture directory."""
+
+
+class Qualification(_Model):
+    """Qualification tier a case must reach (SPEC section 6)."""
+
+    required_up_to: QualificationTier = "not_required"
+    """The highest tier this case must pass at."""
+    required_for: list[str] = Field(default_factory=list)
+    """Labels of what needs this qualification."""
+
+
+class ThreatAssumption(_Model):
+    """The threat an adversarial case models (SPEC section 6)."""
+
+    model: NonEmptyStr
+    """The threat model in words."""
+    subverted_by: Annotated[list[NonEmptyStr], Field(min_length=1)]
+    """How the defence could be subverted."""
+    adversarial_goal: NonEmptyStr
+    """What the adversary wants to achieve."""
+
+
+class Case(_Model):
+    """One command case, run for several trials."""
+
+    name: NonEmptyStr
+    """Unique name of the case within the fixture."""
+    type: CaseType
+    """``positive``, ``negative`` or ``adversarial``."""
+    command: Annotated[list[str], Field(min_length=1)]
+    """The argv, run without a shell."""
+    expected: Expected
+    """Oracles; ``exit_code`` is required."""
+    required: bool = True
+    """``false`` opts the case out of readiness."""
+    real_world: bool = False
+    """The author says this case exercises a live path."""
+    evidence_class: EvidenceClass | None = None
+    """Evidence class; absent declares ``live_e2e``."""
+    supports_claims: list[NonEmptyStr] = Field(default_factory=list)
+    """Ids of declared capability claims this case supports."""
+    seams: list[NonEmptyStr] = Field(default_factory=list)
+    """Ids of declared seams this case guards."""
+    readback: bool = False
+    """The command itself reads state back independently."""
+    mocked: bool = False
+    """The case feeds itself mocked inputs."""
+    uses_stub: bool = False
+    """The case feeds itself stub inputs."""
+    timeout_seconds: Annotated[float, Field(gt=0)] | None = None
+    """Per-trial timeout; default from ``--timeout-seconds``."""
+    env: dict[str, str] = Field(default_factory=dict)
+    """Variables added to the trial environment."""
+    cwd: NonEmptyStr | None = None
+    """Working directory relative to the fixture directory (or the workspace)."""
+    must_exercise: list[NonEmptyStr] = Field(default_factory=list)
+    """Downstream contracts the case must really run (SPEC section 3.5)."""
+    blocked_when_stdout_contains: list[str] = Field(default_factory=list)
+    """Markers (in stdout or stderr) that make a trial BLOCKED."""
+    infra_blocked_when: list[str] = Field(default_factory=list)
+    """Markers that make a failing trial INFRA_BLOCKED."""
+    qualification: Qualification | None = None
+    """Qualification tier (SPEC section 6)."""
+    threat_assumption: ThreatAssumption | None = None
+    """Threat model of an adversarial case (SPEC section 6)."""
+    representation: NonEmptyStr | None = None
+    """The representation of a value-bearing claim this case covers."""
+    workspace: Workspace | None = None
+    """Per-case isolation, overriding the fixture's."""
+
+
+class Exemption(_Model):
+    """A time-limited, owned exemption from one evidence class."""
+
+    evidence_class: EvidenceClass | None = None
+    """The exempted class."""
+    reason_code: str | None = None
+    """Why, as a code."""
+    justification: str | None = None
+    """Why, in words."""
+    owner: str | None = None
+    """Who answers for it."""
+    expires: str | None = None
+    """ISO date or datetime after which it no longer applies."""
+
+
+class AdmittedEvidence(_Model):
+    """Hashes of a case admitted as evidence for a claim."""
+
+    case: NonEmptyStr
+    """The case name."""
+    test_source_sha256: str | None = None
+    """Admitted hash of the case without ``expected``."""
+    oracle_sha256: str | None = None
+    """Admitted hash of ``expected``."""
+
+
+class CapabilityClaim(_Model):
+    """A capability the skill asserts (SPEC section 4)."""
+
+    id: NonEmptyStr
+    """Unique claim id."""
+    description: str = ""
+    """What the claim says."""
+    criticality: Criticality = "critical"
+    """``critical`` (default), ``important`` or ``optional``."""
+    evidence_required: (
+        dict[EvidenceClass, bool] | Annotated[list[EvidenceClass], Field(min_length=1)]
+    )
+    """Required evidence classes: ``{class: true}`` or a list."""
+    claim_semantics: ClaimSemantics | None = None
+    """Kind of claim; required for critical claims."""
+    domain_profile: DomainProfile | None = None
+    """Representation matrix; required for value-bearing claims."""
+    invariant: str | None = None
+    """The invariant in the customer's words."""
+    exemptions: list[Exemption] = Field(default_factory=list)
+    """Explicit, expiring exemptions."""
+    admitted_evidence: list[AdmittedEvidence] = Field(default_factory=list)
+    """Cases admitted as evidence, pinned by hash."""
+
+
+class Seam(_Model):
+    """A place where regressions can enter (SPEC section 7)."""
+
+    seam_id: NonEmptyStr
+    """Unique seam id."""
+    seam_type: str = ""
+    """Kind of seam, e.g. ``value-representation``."""
+    criticality: str = "critical"
+    """How bad a regression here would be."""
+    required_evidence: list[EvidenceClass] | dict[EvidenceClass, bool] = Field(default_factory=list)
+    """Evidence classes a capable guard must exist in."""
+    claim_id: str | None = None
+    """The claim this seam belongs to."""
+
+
+class ProofClaims(_Model):
+    """Proof-scope prose, reported verbatim."""
+
+    proves: str | None = None
+    """What the fixture proves."""
+    does_not_prove: str | None = None
+    """What it does not prove."""
+
+
+class Fixture(_Model):
+    """A fixture: the declarative evaluation of one skill (format version 2)."""
+
+    version: Literal[2]
+    """Format version; must be 2."""
+    skill: NonEmptyStr
+    """Skill name."""
+    cases: Annotated[list[Case], Field(min_length=1)]
+    """The cases."""
+    trials: Annotated[int, Field(ge=1)] = 3
+    """Trials per case."""
+    eval_kind: EvalKind = "skill"
+    """``runner_selftest`` and ``scaffold`` are honest exemptions from the gates."""
+    eval_tier: Literal["compliance"] | None = None
+    """``compliance`` adds the strict contract."""
+    live: bool | None = None
+    """Declared by the author; reported."""
+    mocked: bool | None = None
+    """Declared by the author; reported."""
+    proof_scope: str | None = None
+    """What the fixture proves, reported verbatim."""
+    claims: ProofClaims | None = None
+    """Proof-scope prose, reported verbatim."""
+    what_was_exercised: str | None = None
+    """Reported verbatim."""
+    what_remains_unverified: str | None = None
+    """Reported verbatim."""
+    capability_claims: list[CapabilityClaim] = Field(default_factory=list)
+    """Declared capability claims (SPEC section 4)."""
+    seams: list[Seam] = Field(default_factory=list)
+    """Declared seams (SPEC section 7)."""
+    workspace: Workspace | None = None
+    """Isolation for every case (SPEC section 3.4)."""

@@ -1,0 +1,248 @@
+"""Rules beyond the schema: uniqueness, references, claims, artifact checks, path safety.
+
+They read the raw document, not the model, so that they run (and report)
+even when the schema found errors elsewhere; every access is defensive.
+Positions are added by the loader from the pointers.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from jsonpointer import JsonPointer, JsonPointerException
+
+from agentic_evals import codes
+from agentic_evals.contract.findings import Finding, Severity
+
+Parts = list[str | int]
+_COMPARISONS = ("equals", "equals_artifact", "is_artifact")
+
+
+def semantic_findings(document: object, fixture_dir: Path) -> list[Finding]:
+    """Check what the schema cannot say about a fixture document."""
+    if not isinstance(document, dict):
+        return []
+    # Depth of the fixture directory below the skill tree's root (SPEC 3.3 path safety).
+    depth = 1 if fixture_dir.name == "fixtures" else 0
+    found: list[Finding] = []
+    found += _duplicates(document, "cases", "name", "case name")
+    found += _duplicates(document, "capability_claims", "id", "claim id")
+    found += _duplicates(document, "seams", "seam_id", "seam id")
+    found += _references(document)
+    found += _claims(document)
+    workspace = document.get("workspace")
+    found += _workspace(workspace, ["workspace"], depth)
+    for index, case in _entries(document, "cases"):
+        parts: Parts = ["cases", index]
+        found += _must_exercise(case, parts)
+        found += _case_paths(case, parts, depth, fixture_workspace=isinstance(workspace, dict))
+        if "threat_assumption" in case and case.get("type") != "adversarial":
+            message = (
+                f"threat_assumption is only valid on adversarial cases, not {case.get('type')!r}"
+            )
+            found.append(_finding(codes.SCHEMA_VALUE, [*parts, "threat_assumption"], message))
+        for position, check in _entries(_dict(case.get("expected")), "artifacts"):
+            found += _artifact(check, [*parts, "expected", "artifacts", position])
+    return found
+
+
+def _finding(code: str, parts: Parts, message: str, severity: Severity = "error") -> Finding:
+    pointer = str(JsonPointer.from_parts(parts).path)
+    return Finding(code=code, severity=severity, pointer=pointer, message=message)
+
+
+def _dict(value: object) -> dict[str, object]:
+    return value if isinstance(value, dict) else {}
+
+
+def _entries(container: dict[str, object], key: str) -> Iterator[tuple[int, dict[str, object]]]:
+    values = container.get(key)
+    if isinstance(values, list):
+        for index, value in enumerate(values):
+            if isinstance(value, dict):
+                yield index, value
+
+
+def _strings(value: object) -> Iterator[tuple[int, str]]:
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            if isinstance(item, str):
+                yield index, item
+
+
+def _duplicates(document: dict[str, object], key: str, field: str, label: str) -> list[Finding]:
+    seen: dict[str, int] = {}
+    found: list[Finding] = []
+    for index, entry in _entries(document, key):
+        value = entry.get(field)
+        if not isinstance(value, str):
+            continue
+        if value in seen:
+            message = f"{label} {value!r} is already used by /{key}/{seen[value]}"
+            found.append(_finding(codes.SCHEMA_DUPLICATE, [key, index, field], message))
+        else:
+            seen[value] = index
+    return found
+
+
+def _ids(document: dict[str, object], key: str, field: str) -> set[str]:
+    return {v for _, entry in _entries(document, key) if isinstance(v := entry.get(field), str)}
+
+
+def _references(document: dict[str, object]) -> list[Finding]:
+    claims = _ids(document, "capability_claims", "id")
+    seams = _ids(document, "seams", "seam_id")
+    declares_seams = isinstance(document.get("seams"), list) and bool(document["seams"])
+    found: list[Finding] = []
+    for index, case in _entries(document, "cases"):
+        for position, claim in _strings(case.get("supports_claims")):
+            if claim not in claims:
+                message = f"supports_claims names {claim!r}, which is not a declared claim"
+                message += _did_you_mean(claim, claims)
+                parts: Parts = ["cases", index, "supports_claims", position]
+                found.append(_finding(codes.SCHEMA_REFERENCE, parts, message))
+        if not declares_seams:
+            continue
+        for position, seam in _strings(case.get("seams")):
+            if seam not in seams:
+                message = f"seams names {seam!r}, which is not a declared seam"
+                message += _did_you_mean(seam, seams)
+                parts = ["cases", index, "seams", position]
+                found.append(_finding(codes.SCHEMA_REFERENCE, parts, message, "warning"))
+    return found
+
+
+def _did_you_mean(value: str, known: set[str]) -> str:
+    close = difflib.get_close_matches(value, sorted(known), n=1)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def _claims(document: dict[str, object]) -> list[Finding]:
+    found: list[Finding] = []
+    for index, claim in _entries(document, "capability_claims"):
+        parts: Parts = ["capability_claims", index]
+        name = claim.get("id", f"#{index}")
+        critical = claim.get("criticality", "critical") == "critical"
+        if critical and claim.get("claim_semantics") is None:
+            message = f"critical claim {name!r} needs claim_semantics (what kind of claim it is)"
+            found.append(_finding(codes.SCHEMA_CLAIM, parts, message))
+        if claim.get("claim_semantics") == "value_bearing" and claim.get("domain_profile") is None:
+            message = f"value-bearing claim {name!r} needs a domain_profile"
+            found.append(_finding(codes.SCHEMA_CLAIM, parts, message))
+        required = claim.get("evidence_required")
+        if isinstance(required, dict) and not any(value is True for value in required.values()):
+            message = f"claim {name!r} requires no evidence class: set at least one to true"
+            found.append(_finding(codes.SCHEMA_CLAIM, [*parts, "evidence_required"], message))
+    return found
+
+
+def _must_exercise(case: dict[str, object], parts: Parts) -> list[Finding]:
+    words = [word for _, word in _strings(case.get("command"))]
+    found: list[Finding] = []
+    for position, entry in _strings(case.get("must_exercise")):
+        if entry and not any(entry in word for word in words):
+            message = f"must_exercise entry {entry!r} does not appear in the command"
+            found.append(
+                _finding(codes.SCHEMA_MUST_EXERCISE, [*parts, "must_exercise", position], message)
+            )
+    return found
+
+
+def _artifact(check: dict[str, object], parts: Parts) -> list[Finding]:
+    found: list[Finding] = []
+    if "path" in check and "glob" in check:
+        message = "an artifact check takes path or glob, not both"
+        found.append(_finding(codes.SCHEMA_CONFLICT, parts, message))
+    elif "path" not in check and "glob" not in check:
+        found.append(
+            _finding(codes.SCHEMA_REQUIRED, parts, "missing required key 'path' or 'glob'")
+        )
+    if check.get("absent") is True and check.get("exists") is True:
+        found.append(
+            _finding(codes.SCHEMA_CONFLICT, parts, "absent: true contradicts exists: true")
+        )
+    # Presence, not value: `equals: null` is a legitimate expectation.
+    comparisons = [key for key in _COMPARISONS if key in check]
+    if comparisons and "json_pointer" not in check:
+        message = f"{comparisons[0]} needs json_pointer (where in the artifact to compare)"
+        found.append(_finding(codes.SCHEMA_REQUIRED, parts, message))
+    if len(comparisons) > 1:
+        message = (
+            f"use one of equals, equals_artifact, is_artifact, not {' and '.join(comparisons)}"
+        )
+        found.append(_finding(codes.SCHEMA_CONFLICT, parts, message))
+    found += _pointer_value(check.get("json_pointer"), [*parts, "json_pointer"])
+    reference = _dict(check.get("equals_artifact"))
+    found += _pointer_value(
+        reference.get("json_pointer"), [*parts, "equals_artifact", "json_pointer"]
+    )
+    regex = check.get("content_regex")
+    if isinstance(regex, str):
+        try:
+            re.compile(regex)
+        except (re.error, OverflowError, RecursionError, ValueError) as exc:
+            message = f"content_regex does not compile: {exc}"
+            found.append(_finding(codes.SCHEMA_VALUE, [*parts, "content_regex"], message))
+    return found
+
+
+def _pointer_value(value: object, parts: Parts) -> list[Finding]:
+    if not isinstance(value, str):
+        return []
+    try:
+        JsonPointer(value)
+    except JsonPointerException as exc:
+        message = f"{value!r} is not an RFC 6901 JSON pointer: {exc}"
+        return [_finding(codes.SCHEMA_VALUE, parts, message)]
+    return []
+
+
+def _escape(path: object, depth: int) -> str | None:
+    """Why ``path`` leaves a root it sits ``depth`` directories below, or ``None``."""
+    if not isinstance(path, str):
+        return None
+    if path.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:[\\/]", path):
+        return "is absolute"
+    for part in path.replace("\\", "/").split("/"):
+        if part == "..":
+            depth -= 1
+            if depth < 0:
+                return "leaves the root through '..'"
+        elif part not in ("", ".", "**"):
+            # "**" may match no directory at all, so it cannot be climbed out of.
+            depth += 1
+    return None
+
+
+def _path_finding(path: object, parts: Parts, depth: int, root: str) -> list[Finding]:
+    why = _escape(path, depth)
+    if why is None:
+        return []
+    message = f"{path!r} {why}: paths must stay inside the {root}"
+    return [_finding(codes.PATH_ESCAPE, parts, message)]
+
+
+def _workspace(workspace: object, parts: Parts, depth: int) -> list[Finding]:
+    if not isinstance(workspace, dict):
+        return []
+    return _path_finding(workspace.get("input"), [*parts, "input"], depth, "skill tree")
+
+
+def _case_paths(
+    case: dict[str, object], parts: Parts, depth: int, *, fixture_workspace: bool
+) -> list[Finding]:
+    """Check cwd and artifact paths; with a workspace they resolve inside its copy."""
+    found = _workspace(case.get("workspace"), [*parts, "workspace"], depth)
+    isolated = fixture_workspace or isinstance(case.get("workspace"), dict)
+    base, root = (0, "workspace") if isolated else (depth, "skill tree")
+    found += _path_finding(case.get("cwd"), [*parts, "cwd"], base, root)
+    for position, check in _entries(_dict(case.get("expected")), "artifacts"):
+        at: Parts = [*parts, "expected", "artifacts", position]
+        for key in ("path", "glob"):
+            found += _path_finding(check.get(key), [*at, key], base, root)
+        reference = _dict(check.get("equals_artifact"))
+        found += _path_finding(reference.get("path"), [*at, "equals_artifact", "path"], base, root)
+    return found

@@ -1,0 +1,270 @@
+"""The ``artifacts`` oracle: checks on files the trial left behind (SPEC 3.3).
+
+Each check names a ``path`` or a ``glob`` (every match must satisfy it; no
+match fails with ``ARTIFACT_NO_MATCH``), and any of these conditions, each
+judged on its own:
+
+- ``absent: true`` / ``exists: false``: nothing may be there (``ARTIFACT_PRESENT``);
+- ``exists: true``: something (a file or a directory) must be there;
+- ``min_bytes``, ``sha256`` (``sha256:<hex>`` or bare hex, any case);
+- ``json_pointer`` with ``equals``, ``equals_artifact`` or ``is_artifact: true``;
+  a ``json_pointer`` with none of those means "the pointer must resolve",
+  exactly like ``is_artifact: true``; ``equals`` without a pointer compares the
+  whole document. Equality is JSON equality (``agentic_evals.oracles.jsonvalues``);
+- ``content_regex`` (``re.search`` over the content decoded as UTF-8 with
+  replacement) and ``content_excludes`` (a plain substring).
+
+Every condition other than absence fails with ``ARTIFACT_MISSING`` when the
+path does not exist (a check with no condition at all means ``exists: true``),
+and content conditions need a regular file. Unsafe
+paths fail with ``ARTIFACT_UNSAFE_PATH`` before anything is opened. Every
+existing regular file a check looked at (including ``equals_artifact``
+targets) is hashed into ``artifact_hashes``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from agentic_evals import codes
+from agentic_evals.contract.models import ArtifactCheck, Expected
+from agentic_evals.oracles.base import (
+    OracleContext,
+    OracleResult,
+    ProcessOutcomeLike,
+    oracle_pointer,
+    shorten,
+)
+from agentic_evals.oracles.files import (
+    ArtifactNotJsonError,
+    ArtifactReader,
+    ArtifactReadError,
+    ArtifactTooLargeError,
+)
+from agentic_evals.oracles.jsonvalues import PointerError, json_equal, render, resolve
+from agentic_evals.oracles.paths import Resolved, UnsafePathError, expand_glob, resolve_artifact
+from agentic_evals.reports.model import Problem
+
+_UNAVAILABLE = object()
+"""The ``equals_artifact`` value could not be obtained (already reported)."""
+
+
+def check(expected: Expected, outcome: ProcessOutcomeLike, ctx: OracleContext) -> OracleResult:
+    """Run every artifact check of ``expected`` against the files under ``ctx``."""
+    del outcome  # uniform oracle signature; artifacts are read from disk
+    reader = ArtifactReader()
+    result = OracleResult()
+    for index, item in enumerate(expected.artifacts):
+        checker = _Checker(item, oracle_pointer("artifacts", index), ctx, reader)
+        result.extend(checker.run())
+    return result
+
+
+def _wants_absent(item: ArtifactCheck) -> bool:
+    return item.absent is True or item.exists is False
+
+
+def _wants_json(item: ArtifactCheck) -> bool:
+    return (
+        item.json_pointer is not None
+        or "equals" in item.model_fields_set
+        or item.equals_artifact is not None
+        or item.is_artifact is True
+    )
+
+
+def _wants_content(item: ArtifactCheck) -> bool:
+    return (
+        item.min_bytes is not None
+        or item.sha256 is not None
+        or _wants_json(item)
+        or item.content_regex is not None
+        or item.content_excludes is not None
+    )
+
+
+@dataclass
+class _Checker:
+    """Evaluates one artifact check against each of its targets."""
+
+    item: ArtifactCheck
+    pointer: str
+    ctx: OracleContext
+    reader: ArtifactReader
+    result: OracleResult = field(default_factory=OracleResult)
+    _other: Any = None
+    _other_loaded: bool = False
+
+    def run(self) -> OracleResult:
+        targets = self._targets()
+        for target in targets:
+            if isinstance(target, UnsafePathError):
+                self._fail(codes.ARTIFACT_UNSAFE_PATH, str(target))
+            else:
+                self._check_target(target)
+        return self.result
+
+    def _fail(self, code: str, message: str) -> None:
+        problem = Problem(code=code, message=message, oracle=self.pointer)
+        if problem not in self.result.problems:  # one unreadable file, one problem
+            self.result.problems.append(problem)
+
+    def _targets(self) -> list[Resolved | UnsafePathError]:
+        item = self.item
+        targets: list[Resolved | UnsafePathError] = []
+        if item.path is not None:
+            try:
+                targets.append(resolve_artifact(item.path, self.ctx))
+            except UnsafePathError as error:
+                targets.append(error)
+        if item.glob is not None:
+            try:
+                matches = expand_glob(item.glob, self.ctx)
+            except UnsafePathError as error:
+                matches = [error]
+            if not matches:
+                self._fail(codes.ARTIFACT_NO_MATCH, f"glob {item.glob!r} matched nothing")
+            targets.extend(matches)
+        if item.path is None and item.glob is None:
+            self._fail(codes.ARTIFACT_NO_MATCH, "the check names neither a path nor a glob")
+        return targets
+
+    def _record(self, target: Resolved) -> bool:
+        """Hash ``target`` when it is a regular file; return whether it is one."""
+        if self.reader.entry(target.real).kind != "file":
+            return False
+        try:
+            self.result.artifact_hashes[target.key] = self.reader.digest(target.real)
+        except ArtifactReadError:
+            pass  # reported by the conditions that need the content
+        return True
+
+    def _check_target(self, target: Resolved) -> None:
+        item, key = self.item, target.key
+        kind = self.reader.entry(target.real).kind
+        is_file = self._record(target)
+        if _wants_absent(item) and kind != "missing":
+            self._fail(codes.ARTIFACT_PRESENT, f"{key} exists but must be absent")
+        # A bare path (no condition at all) still claims the artifact exists.
+        if not (item.exists is True or _wants_content(item) or not _wants_absent(item)):
+            return
+        if kind == "missing":
+            self._fail(codes.ARTIFACT_MISSING, f"{key} does not exist")
+            return
+        if not _wants_content(item):
+            return
+        if not is_file:
+            what = "a directory" if kind == "directory" else "not a regular file"
+            self._fail(codes.ARTIFACT_MISSING, f"{key} is {what}; a file was expected")
+            return
+        self._check_size_and_hash(target)
+        if _wants_json(item):
+            self._check_json(target)
+        if item.content_regex is not None or item.content_excludes is not None:
+            self._check_text(target)
+
+    def _read_failed(self, key: str, error: ArtifactReadError) -> None:
+        if isinstance(error, ArtifactTooLargeError):
+            self._fail(codes.ARTIFACT_TOO_LARGE, f"{key}: {error}")
+        else:
+            self._fail(codes.ARTIFACT_UNREADABLE, f"{key}: {error}")
+
+    def _check_size_and_hash(self, target: Resolved) -> None:
+        item, key = self.item, target.key
+        size = self.reader.entry(target.real).size
+        if item.min_bytes is not None and size < item.min_bytes:
+            message = f"{key} has {size} bytes, expected at least {item.min_bytes}"
+            self._fail(codes.ARTIFACT_TOO_SMALL, message)
+        if item.sha256 is None:
+            return
+        want = "sha256:" + item.sha256.lower().removeprefix("sha256:")
+        try:
+            found = self.reader.digest(target.real)
+        except ArtifactReadError as error:
+            self._read_failed(key, error)
+            return
+        if found != want:
+            self._fail(codes.ARTIFACT_HASH, f"{key} has {found}, expected {want}")
+
+    def _value_at(self, target: Resolved, pointer: str, what: str) -> Any:
+        """Return the JSON value at ``pointer`` in ``target``, or report why not."""
+        try:
+            document = self.reader.document(target.real)
+        except ArtifactReadError as error:
+            self._read_failed(f"{what}{target.key}", error)
+            return _UNAVAILABLE
+        except ArtifactNotJsonError as error:
+            message = f"{what}{target.key} is not valid JSON: {shorten(str(error))}"
+            self._fail(codes.ARTIFACT_NOT_JSON, message)
+            return _UNAVAILABLE
+        try:
+            return resolve(document, pointer)
+        except PointerError as error:
+            message = f"{what}{target.key}: pointer {pointer!r} does not resolve ({error})"
+            self._fail(codes.ARTIFACT_POINTER, message)
+            return _UNAVAILABLE
+
+    def _check_json(self, target: Resolved) -> None:
+        item = self.item
+        pointer = item.json_pointer or ""
+        found = self._value_at(target, pointer, "")
+        if found is _UNAVAILABLE:
+            return
+        where = f"{target.key} at {pointer!r}"
+        if "equals" in item.model_fields_set and not json_equal(found, item.equals):
+            message = f"{where}: expected {render(item.equals)}, found {render(found)}"
+            self._fail(codes.ARTIFACT_MISMATCH, message)
+        if item.equals_artifact is not None:
+            other = self._other_value()
+            if other is not _UNAVAILABLE and not json_equal(found, other):
+                ref = item.equals_artifact
+                message = (
+                    f"{where}: expected {render(other)} (from {ref.path} at"
+                    f" {ref.json_pointer!r}), found {render(found)}"
+                )
+                self._fail(codes.ARTIFACT_MISMATCH, message)
+
+    def _other_value(self) -> Any:
+        """Return the ``equals_artifact`` value, resolved and read once per check."""
+        if not self._other_loaded:
+            self._other_loaded = True
+            self._other = self._load_other()
+        return self._other
+
+    def _load_other(self) -> Any:
+        ref = self.item.equals_artifact
+        assert ref is not None  # only called when the check has one
+        what = "equals_artifact "
+        try:
+            other = resolve_artifact(ref.path, self.ctx)
+        except UnsafePathError as error:
+            self._fail(codes.ARTIFACT_UNSAFE_PATH, f"{what}{error}")
+            return _UNAVAILABLE
+        kind = self.reader.entry(other.real).kind
+        if not self._record(other):
+            detail = "does not exist" if kind == "missing" else "is not a regular file"
+            self._fail(codes.ARTIFACT_MISSING, f"{what}{other.key} {detail}")
+            return _UNAVAILABLE
+        return self._value_at(other, ref.json_pointer, what)
+
+    def _check_text(self, target: Resolved) -> None:
+        item, key = self.item, target.key
+        try:
+            text = self.reader.content(target.real).decode("utf-8", errors="replace")
+        except ArtifactReadError as error:
+            self._read_failed(key, error)
+            return
+        if item.content_regex is not None:
+            try:
+                matched = re.search(item.content_regex, text) is not None
+            except re.error as error:
+                self._fail(codes.ARTIFACT_REGEX, f"invalid content_regex: {error}")
+            else:
+                if not matched:
+                    pattern = shorten(item.content_regex)
+                    self._fail(codes.ARTIFACT_REGEX, f"{key} does not match /{pattern}/")
+        needle = item.content_excludes
+        if needle is not None and needle in text:
+            self._fail(codes.ARTIFACT_EXCLUDED, f"{key} contains forbidden {shorten(repr(needle))}")

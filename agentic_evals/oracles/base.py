@@ -1,0 +1,187 @@
+"""What oracles see and what they return.
+
+The runner package is written against these protocols rather than imported:
+oracles grade a finished trial through the members listed here, so tests can
+drive them with plain dataclasses and the process layer stays free to change
+its internals.
+
+Oracles always see the raw captured bytes, never report text: redaction
+(``agentic_evals.redact``) is applied by the report builder afterwards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal, Protocol
+
+from jsonpointer import JsonPointer, JsonPointerException
+
+from agentic_evals.reports.model import Problem
+
+OracleGroup = Literal["exit_code", "output", "readback"]
+"""Which family an oracle belongs to.
+
+``exit_code`` is the exit code oracle, ``output`` the stdout/stderr
+contains/excludes oracles, ``readback`` everything that looks at state the
+trial left behind (``artifacts``, ``workspace_changes``).
+"""
+
+_GROUP_OF_KEY: dict[str, OracleGroup] = {
+    "exit_code": "exit_code",
+    "stdout_contains": "output",
+    "stderr_contains": "output",
+    "stdout_excludes": "output",
+    "stderr_excludes": "output",
+    "artifacts": "readback",
+    "workspace_changes": "readback",
+}
+
+
+class StreamLike(Protocol):
+    """One captured output stream of a trial."""
+
+    @property
+    def total_bytes(self) -> int:
+        """Everything the process wrote to the stream."""
+        ...
+
+    @property
+    def kept_bytes(self) -> int:
+        """Bytes kept for the oracles."""
+        ...
+
+    @property
+    def truncated(self) -> bool:
+        """More was written than kept."""
+        ...
+
+    def contains(self, needle: bytes) -> bool:
+        """Return whether the kept raw bytes contain ``needle``."""
+        ...
+
+    def excerpt(self, limit_chars: int = 10_000) -> str:
+        """Return the head and tail of the stream decoded for the report."""
+        ...
+
+
+class ProcessOutcomeLike(Protocol):
+    """What the process layer observed about one trial."""
+
+    @property
+    def exit_code(self) -> int | None:
+        """Exit code; None when timed out or the program could not start."""
+        ...
+
+    @property
+    def term_signal(self) -> int | None:
+        """Signal that ended the program, if any."""
+        ...
+
+    @property
+    def timed_out(self) -> bool:
+        """The trial hit its timeout."""
+        ...
+
+    @property
+    def start_error(self) -> str | None:
+        """Why the program could not start, if it could not."""
+        ...
+
+    @property
+    def duration_ms(self) -> int:
+        """Wall time of the trial."""
+        ...
+
+    @property
+    def stdout(self) -> StreamLike:
+        """Captured stdout."""
+        ...
+
+    @property
+    def stderr(self) -> StreamLike:
+        """Captured stderr."""
+        ...
+
+    @property
+    def orphan_pids(self) -> tuple[int, ...]:
+        """Descendants still alive after teardown (they were killed)."""
+        ...
+
+
+@dataclass(frozen=True)
+class OracleContext:
+    """Where a trial's artifacts live and what may be read.
+
+    Attributes:
+        artifact_root: Directory artifact paths are relative to (the fixture
+            directory, or the trial workspace).
+        boundary: Nothing outside this directory is ever opened, hashed or
+            listed (the skill tree, or the workspace). ``artifact_root``
+            should lie inside it; when it does not, every artifact check fails
+            as unsafe.
+    """
+
+    artifact_root: Path
+    boundary: Path
+
+
+@dataclass
+class OracleResult:
+    """Problems found by the oracles of one trial, and what they looked at.
+
+    Attributes:
+        problems: Every problem, in oracle order; each names its oracle by
+            RFC 6901 pointer inside the case.
+        artifact_hashes: Relative artifact path (POSIX form, as seen from the
+            artifact root) to ``sha256:<hex>`` for every existing regular file
+            the checks looked at.
+    """
+
+    problems: list[Problem] = field(default_factory=list)
+    artifact_hashes: dict[str, str] = field(default_factory=dict)
+
+    def extend(self, other: OracleResult) -> None:
+        """Add another result's problems and hashes to this one."""
+        self.problems.extend(other.problems)
+        self.artifact_hashes.update(other.artifact_hashes)
+
+    def in_group(self, group: OracleGroup) -> list[Problem]:
+        """Return the problems raised by oracles of ``group``."""
+        return problems_in_group(self.problems, group)
+
+
+def oracle_pointer(*parts: str | int) -> str:
+    """Return the RFC 6901 pointer of an oracle, e.g. ``/expected/artifacts/2``."""
+    return JsonPointer.from_parts(["expected", *parts]).path
+
+
+def oracle_group(problem: Problem) -> OracleGroup | None:
+    """Return the family of the oracle that raised ``problem``.
+
+    The group is read from the problem's pointer (``/expected/<key>/...``), so
+    it works as well on problems read back from a report. Problems that no
+    oracle raised (timeouts, orphans, markers) have no group.
+    """
+    if not problem.oracle:
+        return None
+    try:
+        parts = JsonPointer(problem.oracle).parts
+    except JsonPointerException:
+        return None
+    if len(parts) < 2 or parts[0] != "expected":
+        return None
+    return _GROUP_OF_KEY.get(parts[1])
+
+
+def problems_in_group(problems: Iterable[Problem], group: OracleGroup) -> list[Problem]:
+    """Return the problems of ``problems`` raised by oracles of ``group``."""
+    return [p for p in problems if oracle_group(p) == group]
+
+
+def shorten(text: str, limit: int = 200) -> str:
+    """Return ``text`` cut to ``limit`` characters, marking the cut."""
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1] + "…"

@@ -1,0 +1,123 @@
+"""Safe resolution of artifact paths and globs inside a boundary.
+
+A path is resolved one component at a time, each step through
+``os.path.realpath``: so a ``..`` that climbs out, or a symlink anywhere on
+the path whose target lies outside, is caught at the step that leaves the
+boundary, before anything there is opened. Globs are expanded by walking
+the artifact root without following directory symlinks, so a glob never
+lists a directory outside the boundary either.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import posixpath
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath, PureWindowsPath
+
+from agentic_evals.oracles.base import OracleContext
+
+
+class UnsafePathError(ValueError):
+    """An artifact path or glob would reach outside the boundary."""
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """An artifact path known to stay inside the boundary.
+
+    Attributes:
+        key: The path relative to the artifact root, lexically normalised, in
+            POSIX form (the key of ``artifact_hashes``).
+        real: The fully resolved path, inside the boundary. It may not exist.
+    """
+
+    key: str
+    real: Path
+
+
+def resolve_artifact(relative: str, ctx: OracleContext) -> Resolved:
+    """Resolve ``relative`` against the artifact root, refusing to leave the boundary.
+
+    Raises:
+        UnsafePathError: The path is absolute, a ``..`` leaves the boundary, a
+            symlink on the path points outside it, or the artifact root itself
+            lies outside it.
+    """
+    if "\0" in relative:
+        raise UnsafePathError(f"{relative!r} contains a NUL byte")
+    if PurePosixPath(relative).is_absolute() or PureWindowsPath(relative).anchor:
+        raise UnsafePathError(f"{relative!r} is absolute; artifact paths must be relative")
+    boundary = Path(os.path.realpath(ctx.boundary))
+    current = Path(os.path.realpath(ctx.artifact_root))
+    if not current.is_relative_to(boundary):
+        raise UnsafePathError(f"the artifact root {str(ctx.artifact_root)!r} is outside {boundary}")
+    for part in PurePosixPath(relative).parts:
+        step = current / part
+        resolved = Path(os.path.realpath(step))
+        if not resolved.is_relative_to(boundary):
+            raise UnsafePathError(_escape_reason(relative, part, step))
+        current = resolved
+    return Resolved(key=posixpath.normpath(relative), real=current)
+
+
+def _escape_reason(relative: str, part: str, step: Path) -> str:
+    if part == "..":
+        return f"{relative!r}: '..' leaves the boundary"
+    if step.is_symlink():
+        return f"{relative!r}: symlink {part!r} points outside the boundary"
+    return f"{relative!r} resolves outside the boundary"
+
+
+def expand_glob(pattern: str, ctx: OracleContext) -> list[Resolved | UnsafePathError]:
+    """Return every entry under the artifact root that matches ``pattern``, sorted.
+
+    Pattern segments use ``fnmatch`` syntax and ``**`` matches any number of
+    directories. Leading dots are not special (as in ``pathlib``). Directory
+    symlinks are matched but not descended into. A match whose resolution
+    leaves the boundary (a symlink pointing outside) is returned as an
+    ``UnsafePathError`` instead of a path, so the caller can fail that match.
+
+    Raises:
+        UnsafePathError: The pattern is absolute, contains ``..``, or the
+            artifact root lies outside the boundary.
+    """
+    if PurePosixPath(pattern).is_absolute() or PureWindowsPath(pattern).anchor:
+        raise UnsafePathError(f"glob {pattern!r} is absolute; globs must be relative")
+    segments = [s for s in pattern.split("/") if s not in ("", ".")]
+    if ".." in segments:
+        raise UnsafePathError(f"glob {pattern!r} contains '..'; globs match inside the root only")
+    root = resolve_artifact(".", ctx).real
+    matches: list[Resolved | UnsafePathError] = []
+    for relative in _walk(root, None if "**" in segments else len(segments)):
+        if _match(segments, relative.split("/")):
+            try:
+                matches.append(resolve_artifact(relative, ctx))
+            except UnsafePathError as error:
+                matches.append(error)
+    return matches
+
+
+def _walk(root: Path, max_depth: int | None) -> list[str]:
+    """List entries under ``root`` as sorted POSIX relative paths, without following links."""
+    found: list[str] = []
+    for directory, dirnames, filenames in os.walk(root, followlinks=False):
+        base = Path(directory).relative_to(root).as_posix()
+        depth = 0 if base == "." else base.count("/") + 1
+        for name in (*dirnames, *filenames):
+            found.append(name if base == "." else f"{base}/{name}")
+        if max_depth is not None and depth + 1 >= max_depth:
+            dirnames.clear()  # deeper entries cannot match a pattern without '**'
+    return sorted(found)
+
+
+def _match(segments: Sequence[str], parts: Sequence[str]) -> bool:
+    """Match path parts against pattern segments, ``**`` spanning zero or more parts."""
+    if not segments:
+        return not parts
+    head, rest = segments[0], segments[1:]
+    if head == "**":
+        return any(_match(rest, parts[i:]) for i in range(len(parts) + 1))
+    return bool(parts) and fnmatch.fnmatchcase(parts[0], head) and _match(rest, parts[1:])

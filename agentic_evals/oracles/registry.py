@@ -1,0 +1,54 @@
+"""The oracle kinds and the single entry point that runs them all.
+
+Kinds run in the order of ``ORACLES`` (the order of the ``expected`` keys in
+the fixture format), so problems always come out in the same order.
+``workspace_changes`` is judged by the workspace layer, not here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+
+from agentic_evals.contract.models import Case, Expected
+from agentic_evals.oracles import artifacts, exit_code, streams
+from agentic_evals.oracles.base import OracleContext, OracleResult, ProcessOutcomeLike
+
+Oracle = Callable[[Expected, ProcessOutcomeLike, OracleContext], OracleResult]
+"""An oracle: grades one finished trial against a case's ``expected``."""
+
+ORACLES: Mapping[str, Oracle] = MappingProxyType(
+    {
+        "exit_code": exit_code.check,
+        "stdout_contains": streams.contains_oracle("stdout"),
+        "stderr_contains": streams.contains_oracle("stderr"),
+        "stdout_excludes": streams.excludes_oracle("stdout"),
+        "stderr_excludes": streams.excludes_oracle("stderr"),
+        "artifacts": artifacts.check,
+    }
+)
+"""Oracle kind (the ``expected`` key) to the oracle that judges it."""
+
+ORACLE_KINDS: tuple[str, ...] = tuple(ORACLES)
+"""The ``expected`` keys judged by oracles, in evaluation order."""
+
+
+def evaluate(case: Case, outcome: ProcessOutcomeLike, ctx: OracleContext) -> OracleResult:
+    """Run every oracle of ``case`` on one finished trial.
+
+    Oracles see the raw captured output; nothing here is redacted. The result
+    is the same whatever the trial's timeout or start status: deciding what
+    those mean is ``agentic_evals.verdicts``'s job.
+
+    Args:
+        case: The case whose ``expected`` oracles are run.
+        outcome: What the process layer observed.
+        ctx: Where artifacts are and what may be read.
+
+    Returns:
+        Every problem found, in kind order, and the hashes of the artifacts read.
+    """
+    result = OracleResult()
+    for oracle in ORACLES.values():
+        result.extend(oracle(case.expected, outcome, ctx))
+    return result

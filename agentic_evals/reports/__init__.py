@@ -1,0 +1,1 @@
+"""Run reports: the versioned model, the JSON writer and the terminal summary."""

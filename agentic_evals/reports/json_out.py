@@ -1,0 +1,51 @@
+"""Write JSON documents atomically: a reader never sees half a report."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from pydantic import BaseModel
+
+
+def dump_model(model: BaseModel) -> str:
+    """Return the model as indented JSON text with a final newline."""
+    return model.model_dump_json(by_alias=True, indent=2) + "\n"
+
+
+def dump_value(value: object) -> str:
+    """Return a plain JSON value as indented JSON text with a final newline."""
+    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename.
+
+    ``-`` writes to standard output. The temporary file lives in the target's
+    directory so that the rename stays on one file system; on any failure it
+    is removed and an existing file at ``path`` is left untouched.
+    """
+    if str(path) == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    directory = path.parent if str(path.parent) else Path(".")
+    directory.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp_name, path)
+    except BaseException:
+        Path(tmp_name).unlink(missing_ok=True)
+        raise
+
+
+def write_model_atomic(path: Path, model: BaseModel) -> None:
+    """Write a pydantic model as JSON to ``path`` atomically."""
+    write_text_atomic(path, dump_model(model))

@@ -1,0 +1,250 @@
+"""The run report, version ``agentic_evals.report.v2`` (SPEC section 10).
+
+``schemas/report.schema.json`` is generated from these models; a test pins
+the field set of this version and fails when the schema drifts.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
+
+from agentic_evals.contract.findings import Finding
+
+REPORT_SCHEMA: Final = "agentic_evals.report.v2"
+
+TrialOutcome = Literal["PASS", "FAIL", "BLOCKED", "INFRA_BLOCKED", "NOT_TESTED"]
+CaseOutcome = Literal["PASS", "FAIL", "BLOCKED", "NOT_TESTED"]
+Readiness = Literal["READY", "USABLE_WITH_GAPS", "NOT_READY", "NOT_ESTABLISHED"]
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+
+class Problem(_Out):
+    """Why a trial or case did not pass, with a stable code."""
+
+    code: str
+    """Stable code, e.g. ``EXIT_CODE`` or ``ARTIFACT_MISMATCH``."""
+    message: str
+    """What was expected and what was found."""
+    oracle: str | None = None
+    """RFC 6901 pointer of the oracle within the case, when one failed."""
+
+
+class StreamStats(_Out):
+    """Size of one captured stream."""
+
+    total_bytes: int
+    """Everything the process wrote to the stream."""
+    kept_bytes: int
+    """Bytes kept for the oracles (at most the per-stream cap)."""
+    truncated: bool
+    """More was written than kept."""
+
+
+class TrialReport(_Out):
+    """One run of a case's command."""
+
+    trial_id: str
+    """``<case_id>#<n>``, n counted from 1."""
+    outcome: TrialOutcome
+    """Outcome of this trial."""
+    problems: list[Problem]
+    """Why it did not pass."""
+    exit_code: int | None
+    """Exit code; null when timed out or the program could not start."""
+    term_signal: int | None = None
+    """Signal that ended the program, if any."""
+    timed_out: bool
+    """The trial hit its timeout."""
+    duration_ms: int
+    """Wall time of the trial."""
+    stdout: str
+    """First and last 10,000 characters of stdout, secrets redacted."""
+    stderr: str
+    """First and last 10,000 characters of stderr, secrets redacted."""
+    truncated: bool
+    """A stream exceeded its cap and was drained without being kept."""
+    stdout_stats: StreamStats
+    """Size of stdout."""
+    stderr_stats: StreamStats
+    """Size of stderr."""
+    orphan_pids_after_teardown: list[int]
+    """Descendants still alive after the command ended; they were killed."""
+    artifact_hashes: dict[str, str]
+    """sha256 of every existing artifact the oracles looked at."""
+
+
+class CaseReport(_Out):
+    """One case and its trials."""
+
+    case_id: str
+    """``<skill>::<name>``, stable across runs."""
+    name: str
+    """The case name."""
+    type: Literal["positive", "negative", "adversarial"]
+    """Case type."""
+    required: bool
+    """Counts for readiness."""
+    outcome: CaseOutcome
+    """Outcome over all trials."""
+    flaky: bool
+    """Trials disagreed, or passes relied on infrastructure-blocked trials."""
+    problems: list[Problem]
+    """Distinct problems over all trials."""
+    argv: list[str]
+    """The command, secrets redacted."""
+    declared_evidence_class: str
+    """Evidence class as declared (absent declares ``live_e2e``)."""
+    effective_evidence_class: str
+    """Evidence class after live qualification."""
+    live_qualified: bool
+    """A live declaration survived qualification."""
+    evidence_disqualifiers: list[str]
+    """Why a live declaration was downgraded."""
+    supports_claims: list[str]
+    """Claims this case supports."""
+    seams: list[str]
+    """Seams this case guards."""
+    test_source_sha256: str
+    """Hash of the canonical JSON of the case without ``expected``."""
+    oracle_sha256: str
+    """Hash of the canonical JSON of ``expected``."""
+    passed_trials: int
+    """Trials that passed."""
+    total_trials: int
+    """Trials that ran."""
+    pass_rate: float | None
+    """passed / total, null when no trial ran."""
+    trials: list[TrialReport]
+    """The trials, in order."""
+
+
+class Interval(_Out):
+    """A proportion with its Wilson 95% score interval."""
+
+    passed: int
+    """Successes."""
+    total: int
+    """Attempts."""
+    rate: float | None
+    """passed / total; null when total is 0."""
+    wilson_low: float | None
+    """Lower bound of the Wilson 95% interval."""
+    wilson_high: float | None
+    """Upper bound of the Wilson 95% interval."""
+
+
+class PassHatK(_Out):
+    """Chance that k fresh trials of a case all pass, estimated from n trials."""
+
+    k: int
+    """Trials per case."""
+    value: float | None
+    """C(passed, k) / C(n, k); null when the case did not run k trials."""
+
+
+class HallucinatedSuccess(_Out):
+    """Trials whose exit code and output oracles passed while a readback failed."""
+
+    count: int
+    """How many trials."""
+    trial_ids: list[str]
+    """Which trials."""
+
+
+class Metrics(_Out):
+    """Aggregate figures over the run."""
+
+    trial_pass_rate: Interval
+    """Share of executed trials that passed."""
+    pass_hat_k: dict[str, PassHatK]
+    """pass^k per case name."""
+    flaky_cases: list[str]
+    """Names of flaky cases."""
+    hallucinated_success: HallucinatedSuccess
+    """Trials that claimed success the artifacts contradict."""
+
+
+class RepoInfo(_Out):
+    """The git checkout the fixture lives in."""
+
+    sha: str | None
+    """Commit of HEAD."""
+    ref: str | None
+    """Branch or ref HEAD points at; null when detached."""
+
+
+class RunnerInfo(_Out):
+    """The tool that produced the report."""
+
+    version: str
+    """agentic-evals version."""
+
+
+class Report(_Out):
+    """A run report."""
+
+    schema_: Literal["agentic_evals.report.v2"] = Field(REPORT_SCHEMA, alias="schema")
+    """Report format version."""
+    source: str
+    """The fixture path as given."""
+    skill: str
+    """The fixture's skill."""
+    eval_kind: str
+    """The fixture's eval kind."""
+    run_id: str
+    """Unique id of this run (also given to every trial as AGENTIC_EVALS_RUN_ID)."""
+    fixture_sha256: str
+    """sha256 of the fixture file's bytes."""
+    repo: RepoInfo | None
+    """Git provenance; null outside a git checkout."""
+    runner: RunnerInfo
+    """The tool's version."""
+    live: bool | None
+    """Declared by the fixture."""
+    mocked: bool | None
+    """Declared by the fixture."""
+    proof_scope: str | None
+    """Verbatim from the fixture."""
+    claims: dict[str, JsonValue] | None
+    """Proof-scope prose, verbatim from the fixture."""
+    what_was_exercised: str | None
+    """Verbatim from the fixture."""
+    what_remains_unverified: str | None
+    """Verbatim from the fixture."""
+    readiness: Readiness
+    """The gate: the worse of case and capability readiness."""
+    case_readiness: Readiness
+    """Readiness over required cases."""
+    capability_readiness: dict[str, JsonValue] | None
+    """Readiness per capability claim; null when no claims are declared."""
+    claims_coverage: dict[str, list[str]]
+    """Claim id to the names of the cases that support it."""
+    focused_cases: list[str] | None
+    """Cases selected with --case; null for a full run."""
+    interrupted: str | None = None
+    """Signal name when the run was interrupted (unfinished cases NOT_TESTED)."""
+    generated_at: str
+    """ISO 8601 UTC time the report was written."""
+    duration_ms: int
+    """Wall time of the run."""
+    trials_per_case: int
+    """Trials per case."""
+    case_count: int
+    """Cases in the report."""
+    required_case_count: int
+    """Required cases in the report."""
+    outcome_counts: dict[str, int]
+    """Cases per outcome."""
+    trial_count: int
+    """Trials that ran."""
+    warnings: list[Finding]
+    """Load-time warnings."""
+    metrics: Metrics
+    """Aggregate figures."""
+    cases: list[CaseReport]
+    """The cases, in fixture order."""

@@ -1,0 +1,80 @@
+"""The human summary of a run, for the terminal."""
+
+from __future__ import annotations
+
+import os
+from typing import IO
+
+import click
+
+from agentic_evals.reports.model import CaseReport, Report
+
+_COLOURS = {
+    "PASS": "green",
+    "READY": "green",
+    "FAIL": "red",
+    "NOT_READY": "red",
+    "BLOCKED": "yellow",
+    "USABLE_WITH_GAPS": "yellow",
+    "NOT_TESTED": "magenta",
+    "NOT_ESTABLISHED": "magenta",
+}
+
+
+def use_colour(stream: IO[str]) -> bool:
+    """Colour only on a terminal, and never when ``NO_COLOR`` is set."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def _paint(word: str, colour: bool) -> str:
+    if not colour or word not in _COLOURS:
+        return word
+    return click.style(word, fg=_COLOURS[word], bold=True)
+
+
+def _case_line(case: CaseReport, colour: bool, width: int) -> list[str]:
+    mark = _paint(case.outcome.ljust(10), colour)
+    name = case.name if len(case.name) <= width else case.name[: width - 1] + "…"
+    optional = "" if case.required else "  (optional)"
+    flaky = "  flaky" if case.flaky else ""
+    lines = [
+        f"  {mark} {name.ljust(width)} {case.passed_trials}/{case.total_trials}{flaky}{optional}"
+    ]
+    for problem in case.problems[:3]:
+        lines.append(f"      {problem.code}: {problem.message}")
+    if len(case.problems) > 3:
+        lines.append(f"      … and {len(case.problems) - 3} more problems")
+    return lines
+
+
+def render_summary(report: Report, *, colour: bool = False, exit_code: int | None = None) -> str:
+    """Return the summary: one line per case, then the totals and the verdict."""
+    width = min(48, max((len(c.name) for c in report.cases), default=10))
+    lines = [f"agentic-evals {report.runner.version}: {report.skill} ({report.source})"]
+    for case in report.cases:
+        lines.extend(_case_line(case, colour, width))
+    counts = ", ".join(f"{n} {k}" for k, n in sorted(report.outcome_counts.items()) if n)
+    rate = report.metrics.trial_pass_rate
+    lines.append("")
+    lines.append(f"cases: {report.case_count} ({counts or 'none'})")
+    if rate.rate is not None and rate.wilson_low is not None and rate.wilson_high is not None:
+        lines.append(
+            f"trials: {rate.passed}/{rate.total} passed ({rate.rate:.1%}; "
+            f"Wilson 95% {rate.wilson_low:.1%}-{rate.wilson_high:.1%})"
+        )
+    else:
+        lines.append("trials: none ran")
+    if report.metrics.flaky_cases:
+        lines.append("flaky: " + ", ".join(report.metrics.flaky_cases))
+    hallucinated = report.metrics.hallucinated_success
+    if hallucinated.count:
+        lines.append(f"hallucinated success: {hallucinated.count} trial(s)")
+    if report.interrupted:
+        lines.append(f"interrupted by {report.interrupted}: unfinished cases are NOT_TESTED")
+    verdict = _paint(report.readiness, colour)
+    suffix = f" (exit {exit_code})" if exit_code is not None else ""
+    lines.append(f"readiness: {verdict}{suffix}")
+    return "\n".join(lines) + "\n"

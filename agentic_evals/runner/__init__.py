@@ -1,0 +1,1 @@
+"""The runner: the only part of agentic-evals that spawns processes."""

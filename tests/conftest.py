@@ -1,0 +1,51 @@
+"""Shared test setup: a calm terminal, derandomised hypothesis, report checks."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from hypothesis import HealthCheck, settings
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+
+settings.register_profile(
+    "ci",
+    derandomize=True,
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "dev", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(autouse=True)
+def _calm_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "100")
+
+
+@pytest.fixture(scope="session")
+def report_validator() -> jsonschema.Draft202012Validator:
+    schema = json.loads((REPO / "schemas" / "report.schema.json").read_text())
+    return jsonschema.Draft202012Validator(schema)
+
+
+@pytest.fixture
+def assert_valid_report(
+    report_validator: jsonschema.Draft202012Validator,
+) -> Iterator[Callable[[Any], None]]:
+    def check(document: Any) -> None:
+        errors = sorted(report_validator.iter_errors(document), key=lambda e: list(e.path))
+        assert not errors, [f"{list(e.path)}: {e.message}" for e in errors]
+
+    yield check
