@@ -80,6 +80,11 @@ def run(
     # With the JSON on stdout ("-o -"), the summary moves to stderr.
     to_stderr = output is not None and str(output) == "-"
     stream = sys.stderr if to_stderr else sys.stdout
-    summary = render_summary(report, colour=use_colour(stream), exit_code=int(code))
+    summary = render_summary(
+        report,
+        colour=use_colour(stream),
+        exit_code=int(code),
+        report_path=str(output) if output else None,
+    )
     click.echo(summary, err=to_stderr, nl=False, color=use_colour(stream))
     finish(code)

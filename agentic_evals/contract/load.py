@@ -18,9 +18,11 @@ from pydantic import ValidationError
 
 from agentic_evals.contract.findings import Finding
 from agentic_evals.contract.models import Fixture
+from agentic_evals.contract.positions import Position, position_of
 from agentic_evals.contract.rules import gate_findings, semantic_findings
-from agentic_evals.contract.schema import make_validator, schema_findings, unknown_key_findings
-from agentic_evals.contract.yaml_io import Position, position_of, read_document
+from agentic_evals.contract.schema import make_validator, schema_findings
+from agentic_evals.contract.unknown_keys import unknown_key_findings
+from agentic_evals.contract.yaml_io import read_document
 from agentic_evals.schemas_gen import fixture_schema
 
 

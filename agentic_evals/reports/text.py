@@ -50,7 +50,13 @@ def _case_line(case: CaseReport, colour: bool, width: int) -> list[str]:
     return lines
 
 
-def render_summary(report: Report, *, colour: bool = False, exit_code: int | None = None) -> str:
+def render_summary(
+    report: Report,
+    *,
+    colour: bool = False,
+    exit_code: int | None = None,
+    report_path: str | None = None,
+) -> str:
     """Return the summary: one line per case, then the totals and the verdict."""
     width = min(48, max((len(c.name) for c in report.cases), default=10))
     lines = [f"agentic-evals {report.runner.version}: {report.skill} ({report.source})"]
@@ -74,6 +80,8 @@ def render_summary(report: Report, *, colour: bool = False, exit_code: int | Non
         lines.append(f"hallucinated success: {hallucinated.count} trial(s)")
     if report.interrupted:
         lines.append(f"interrupted by {report.interrupted}: unfinished cases are NOT_TESTED")
+    if report_path and report_path != "-":
+        lines.append(f"report: {report_path}")
     verdict = _paint(report.readiness, colour)
     suffix = f" (exit {exit_code})" if exit_code is not None else ""
     lines.append(f"readiness: {verdict}{suffix}")

@@ -4,27 +4,20 @@ A trial may print gigabytes; the runner must not hold that in memory. A
 :class:`StreamSink` keeps the first ``stream_cap`` bytes (in memory up to
 ``spool_threshold``, then in an anonymous temporary file) and only counts the
 rest; :meth:`StreamSink.finish` turns it into a read-only :class:`CapturedStream`.
-:class:`PipePump` moves bytes from pipes into sinks.
+:class:`~agentic_evals.runner.pump.PipePump` moves bytes from pipes into sinks.
 """
 
 from __future__ import annotations
 
 import io
-import os
-import selectors
 import tempfile
-from collections.abc import Callable, Collection, Mapping
 from typing import IO
-
-from agentic_evals import clock
 
 DEFAULT_STREAM_CAP = 64 * 2**20
 DEFAULT_SPOOL_THRESHOLD = 2**20
 SEARCH_CHUNK = 2**20
 """How many bytes :meth:`CapturedStream.contains` reads at a time."""
 
-READ_SIZE = 64 * 1024
-_READY_DRAIN_SECONDS = 1.0
 _MAX_UTF8_CHAR = 4
 
 
@@ -197,76 +190,3 @@ def _last_chars(data: bytes, n: int, *, at_start: bool) -> tuple[str, int]:
 
 def _displayable(text: str) -> str:
     return text.encode("utf-8", errors="surrogateescape").decode("utf-8", errors="replace")
-
-
-class PipePump:
-    """Copies pipe output into sinks, also while waiting for other descriptors.
-
-    Waiting for pidfds through the pump keeps the pipes drained, so a process
-    blocked on a full pipe never stalls the wait, and nothing polls.
-
-    Args:
-        pipes: Read ends of pipes (not closed by the pump) and their sinks.
-        on_output: Called after each chunk that was read.
-    """
-
-    def __init__(self, pipes: Mapping[int, StreamSink], on_output: Callable[[], None]) -> None:
-        self._selector = selectors.DefaultSelector()
-        for fd, sink in pipes.items():
-            self._selector.register(fd, selectors.EVENT_READ, sink)
-        self._open = len(pipes)
-        self._on_output = on_output
-
-    def wait(self, fds: Collection[int], deadline: float | None) -> set[int]:
-        """Pump output until every fd in ``fds`` is readable or ``deadline`` passes.
-
-        Returns:
-            The fds that did not become readable.
-        """
-        pending = set(fds)
-        try:
-            for fd in pending:
-                self._selector.register(fd, selectors.EVENT_READ, None)
-            while pending:
-                timeout = None if deadline is None else deadline - clock.monotonic()
-                # One zero-timeout pass even when late, so an exit at the deadline still counts.
-                for key, _ in self._selector.select(None if timeout is None else max(timeout, 0)):
-                    if key.data is None:
-                        pending.discard(key.fd)
-                        self._selector.unregister(key.fd)
-                    else:
-                        self._read(key)
-                if timeout is not None and timeout <= 0:
-                    break
-        finally:
-            # Robust even when a signal handler raised halfway through registering.
-            registered = self._selector.get_map()
-            for fd in pending:
-                if fd in registered:
-                    self._selector.unregister(fd)
-        return pending
-
-    def drain(self, deadline: float | None) -> None:
-        """Read until every pipe reached EOF or ``deadline``; None reads only what is ready."""
-        # Bounded even for "ready now": a writer could keep a pipe readable forever.
-        limit = clock.monotonic() + _READY_DRAIN_SECONDS if deadline is None else deadline
-        while self._open:
-            timeout = 0.0 if deadline is None else max(deadline - clock.monotonic(), 0.0)
-            events = self._selector.select(timeout)
-            for key, _ in events:
-                self._read(key)
-            if not events or clock.monotonic() >= limit:
-                return
-
-    def close(self) -> None:
-        """Release the selector (the pipes stay open)."""
-        self._selector.close()
-
-    def _read(self, key: selectors.SelectorKey) -> None:
-        data = os.read(key.fd, READ_SIZE)
-        if data:
-            key.data.write(data)
-            self._on_output()
-        else:
-            self._selector.unregister(key.fd)
-            self._open -= 1

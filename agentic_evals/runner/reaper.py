@@ -1,21 +1,18 @@
-"""Finding, signalling and reaping every process a trial left behind.
+"""Finding every process a trial left behind, so that it can be signalled and reaped.
 
 The runner becomes a Linux child subreaper, so descendants that escape the
 trial's process group (``setsid``, double fork) are re-parented to the runner
 instead of init and can still be found below it. Which of the runner's
 children belong to which trial is decided by :class:`TrialTracker`.
 
-Processes are signalled and reaped through pidfds, never by bare pid after
-discovery, so a recycled pid can never make us kill or reap a stranger, and
-``os.waitpid(-1, ...)`` is never used: it would steal exit statuses from the
-``Popen`` objects of other threads.
+Signalling and reaping go through the pidfds of
+:mod:`agentic_evals.runner.handles`.
 """
 
 from __future__ import annotations
 
 import ctypes
 import os
-import signal
 import sys
 import threading
 from collections.abc import Collection, Iterable, Mapping
@@ -61,7 +58,8 @@ def _set_subreaper() -> bool:
     return bool(prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
 
 
-def _identity(proc: psutil.Process) -> Identity | None:
+def identity(proc: psutil.Process) -> Identity | None:
+    """Return ``proc``'s identity, or None when it is gone or cannot be read."""
     try:
         return proc.pid, proc.create_time()
     except psutil.Error:
@@ -194,7 +192,7 @@ class TrialTracker:
 
     def _remember(self, procs: Iterable[psutil.Process]) -> None:
         for proc in procs:
-            ident = _identity(proc)
+            ident = identity(proc)
             if ident is not None:
                 self._seen.add(ident)
 
@@ -207,7 +205,7 @@ class TrialTracker:
                 return True
         except OSError:
             pass
-        if _identity(proc) in self._seen:
+        if identity(proc) in self._seen:
             return True
         return self._carries_markers(proc)
 
@@ -216,68 +214,3 @@ class TrialTracker:
             return False
         env = _environ(proc)
         return env is not None and all(env.get(k) == v for k, v in self._markers.items())
-
-
-class Handle:
-    """A pidfd for one process: signals and reaping reach exactly that process."""
-
-    def __init__(self, pid: int, fd: int) -> None:
-        self.pid = pid
-        self.fd = fd
-
-    def signal(self, signum: int) -> None:
-        """Send ``signum``; a process that already exited is ignored."""
-        try:
-            signal.pidfd_send_signal(self.fd, signum)
-        except OSError:
-            pass
-
-    def reap(self) -> None:
-        """Collect the exit status if the process is a zombie child of ours."""
-        try:
-            os.waitid(os.P_PIDFD, self.fd, os.WEXITED | os.WNOHANG)
-        except OSError:
-            pass  # ECHILD: not our child, or already reaped by its own parent
-
-    def close(self) -> None:
-        """Close the pidfd."""
-        os.close(self.fd)
-
-
-class HandleSet:
-    """Handles of one trial's processes, each opened once and closed together."""
-
-    def __init__(self) -> None:
-        self._handles: dict[Identity, Handle] = {}
-
-    def open(self, procs: Iterable[psutil.Process]) -> list[Handle]:
-        """Return handles for those of ``procs`` that still exist (zombies included)."""
-        handles = []
-        for proc in procs:
-            ident = _identity(proc)
-            handle = self._handles.get(ident) if ident else None
-            if ident and handle is None:
-                try:
-                    handle = Handle(proc.pid, os.pidfd_open(proc.pid))
-                except OSError:
-                    continue  # already gone
-                # Checked after opening (is_running compares create times), so the fd is
-                # known to pin the very process the listing saw, not a pid reuse.
-                if not proc.is_running():
-                    handle.close()
-                    continue
-                self._handles[ident] = handle
-            if handle is not None:
-                handles.append(handle)
-        return handles
-
-    def reap_all(self) -> None:
-        """Reap every handled process that is a zombie child of ours."""
-        for handle in self._handles.values():
-            handle.reap()
-
-    def close(self) -> None:
-        """Close every pidfd."""
-        for handle in self._handles.values():
-            handle.close()
-        self._handles.clear()

@@ -8,7 +8,8 @@ import pytest
 
 from agentic_evals.contract.load import fixture_validator
 from agentic_evals.contract.models import Fixture
-from agentic_evals.contract.schema import schema_findings, unknown_key_findings
+from agentic_evals.contract.schema import schema_findings
+from agentic_evals.contract.unknown_keys import unknown_key_findings
 from agentic_evals.contract.yaml_io import parse_bytes
 
 

@@ -1,0 +1,142 @@
+"""Supervising one running trial until its whole process tree is gone.
+
+:class:`TrialSupervisor` waits for the leader, kills the tree on timeout,
+sweeps up whatever the trial left running and drains the output pipes,
+waiting on pipes and pidfds through one selector.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+from collections.abc import Collection, Mapping
+
+from agentic_evals import clock
+from agentic_evals.runner.capture import StreamSink
+from agentic_evals.runner.handles import Handle, HandleSet
+from agentic_evals.runner.pump import PipePump
+from agentic_evals.runner.reaper import TrialTracker, in_group, is_live
+
+_FINAL_DRAIN_SECONDS = 2.0
+_KILL_WAIT_SECONDS = 5.0
+_SWEEP_ROUNDS = 3
+
+
+class TrialSupervisor:
+    """Supervision state of one running trial."""
+
+    def __init__(
+        self,
+        proc: subprocess.Popen[bytes],
+        leader: Handle,
+        pump: PipePump,
+        tracker: TrialTracker,
+    ) -> None:
+        self._proc = proc
+        self._leader = leader
+        self._pump = pump
+        self._tracker = tracker
+        self._handles = HandleSet()
+        self._orphans: set[int] = set()
+
+    @classmethod
+    def start(
+        cls,
+        proc: subprocess.Popen[bytes],
+        sinks: tuple[StreamSink, StreamSink],
+        env: Mapping[str, str],
+        exclude_pids: Collection[int],
+        *,
+        subreaper: bool,
+    ) -> TrialSupervisor:
+        """Begin supervising ``proc``; if even that fails (no fds left), kill it and re-raise."""
+        assert proc.stdout is not None and proc.stderr is not None
+        pipes = {proc.stdout.fileno(): sinks[0], proc.stderr.fileno(): sinks[1]}
+        pump = None
+        try:
+            tracker = TrialTracker(proc.pid, env, exclude_pids, subreaper=subreaper)
+            pump = PipePump(pipes, on_output=tracker.observe)
+            # Opened before anyone reaps the leader, so the fd surely refers to it.
+            return cls(proc, Handle(proc.pid, os.pidfd_open(proc.pid)), pump, tracker)
+        except BaseException:
+            if pump is not None:
+                pump.close()
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            proc.stdout.close()
+            proc.stderr.close()
+            for sink in sinks:
+                sink.discard()
+            raise
+
+    @property
+    def orphans(self) -> tuple[int, ...]:
+        """Pids of descendants that were alive after the leader ended."""
+        return tuple(sorted(self._orphans))
+
+    def supervise(self, deadline: float, grace: float) -> bool:
+        """Wait for the leader, clean up the tree, and return whether it timed out."""
+        timed_out = bool(self._pump.wait([self._leader.fd], deadline))
+        if timed_out:
+            members = self._tracker.members()
+            # Escapees (outside the leader's group) are reported; the group dies with the leader.
+            self._orphans.update(
+                p.pid for p in members if is_live(p) and not in_group(p.pid, self._proc.pid)
+            )
+            self._terminate([self._leader, *self._handles.open(members)], grace, group=True)
+        self._pump.drain(None)
+        self._sweep(grace)
+        # Output may still be buffered in pipes whose writers were just killed.
+        self._pump.drain(clock.monotonic() + _FINAL_DRAIN_SECONDS)
+        self._reap()
+        return timed_out
+
+    def abort(self) -> None:
+        """Kill and reap the whole tree at once (the caller is being interrupted)."""
+        for _ in range(2):
+            targets = [self._leader, *self._handles.open(self._tracker.members())]
+            self._signal(targets, signal.SIGKILL, group=True)
+            self._pump.wait([h.fd for h in targets], clock.monotonic() + _KILL_WAIT_SECONDS)
+        self._reap()
+
+    def close(self) -> None:
+        """Close pidfds and pipes."""
+        self._leader.close()
+        self._handles.close()
+        self._pump.close()
+        for pipe in (self._proc.stdout, self._proc.stderr):
+            if pipe is not None:
+                pipe.close()
+
+    def _sweep(self, grace: float) -> None:
+        for _ in range(_SWEEP_ROUNDS):
+            members = self._tracker.members()
+            self._handles.open(members)  # zombies too, so that they get reaped
+            live = [p for p in members if is_live(p)]
+            if not live:
+                return
+            self._orphans.update(p.pid for p in live)
+            self._terminate(self._handles.open(live), grace, group=False)
+
+    def _terminate(self, targets: list[Handle], grace: float, *, group: bool) -> None:
+        self._signal(targets, signal.SIGTERM, group=group)
+        pending = self._pump.wait([h.fd for h in targets], clock.monotonic() + grace)
+        if pending:
+            self._signal([h for h in targets if h.fd in pending], signal.SIGKILL, group=group)
+            self._pump.wait(pending, clock.monotonic() + _KILL_WAIT_SECONDS)
+
+    def _signal(self, targets: list[Handle], signum: int, *, group: bool) -> None:
+        if group:
+            # Safe by pid: the unreaped leader keeps its pid from being reused as a group id.
+            try:
+                os.killpg(self._proc.pid, signum)
+            except OSError:
+                pass
+        for handle in targets:
+            handle.signal(signum)
+
+    def _reap(self) -> None:
+        self._handles.reap_all()
+        # Non-blocking: a leader stuck in the kernel even after SIGKILL must not hang us.
+        self._proc.poll()

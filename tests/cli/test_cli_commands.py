@@ -1,0 +1,117 @@
+"""``validate``, ``schema``, help texts and the summary's colour rules."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import jsonschema
+import pytest
+from click.testing import CliRunner
+
+from agentic_evals.cli import cli
+from agentic_evals.contract.load import load_fixture
+from agentic_evals.reports.text import use_colour
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLES = REPO / "fixtures" / "samples"
+
+
+def test_validate_writes_every_finding_with_code_and_pointer(tmp_path: Path) -> None:
+    output = tmp_path / "findings.json"
+    result = CliRunner().invoke(cli, ["validate", str(SAMPLES / "slop.json"), "-o", str(output)])
+    assert result.exit_code == 2
+    document = json.loads(output.read_text())
+    assert document["valid"] is False
+    found = {(f["code"], f["pointer"]) for f in document["findings"]}
+    assert {
+        ("AE-SLOP-TRIALS", "/trials"),
+        ("AE-SLOP-TRIVIAL", "/cases/0/command"),
+        ("AE-SLOP-TRIVIAL", "/cases/1/command"),
+    } <= found
+    assert {"AE-SLOP-NO-NEGATIVE", "AE-SLOP-NO-REAL-WORLD"} <= {c for c, _ in found}
+    assert all(set(f) >= {"code", "severity", "pointer", "message"} for f in document["findings"])
+
+
+def test_validate_accepts_a_sound_fixture_and_many_paths(tmp_path: Path) -> None:
+    output = tmp_path / "findings.json"
+    paths = [
+        str(REPO / "fixtures" / "agentic_eval.json"),
+        str(SAMPLES / "demo-skill" / "agentic_eval.json"),
+    ]
+    result = CliRunner().invoke(cli, ["validate", *paths, "-o", str(output)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(output.read_text()) == {"valid": True, "findings": []}
+
+
+def test_unknown_key_is_a_warning_and_an_error_under_strict(tmp_path: Path) -> None:
+    document = json.loads((SAMPLES / "failing-required.json").read_text())
+    document["cases"][0]["expectd"] = {}
+    fixture = tmp_path / "f.json"
+    fixture.write_text(json.dumps(document))
+    lenient = CliRunner().invoke(cli, ["validate", str(fixture)])
+    assert lenient.exit_code == 0
+    assert "AE-SCHEMA-UNKNOWN warning" in lenient.stderr
+    strict = CliRunner().invoke(cli, ["validate", "--strict", str(fixture)])
+    assert strict.exit_code == 2
+    assert "AE-SCHEMA-UNKNOWN error" in strict.stderr
+
+
+@pytest.mark.parametrize("kind", ["fixture", "report"])
+def test_schema_command_prints_the_committed_schema(kind: str, tmp_path: Path) -> None:
+    output = tmp_path / "schema.json"
+    result = CliRunner().invoke(cli, ["schema", kind, "-o", str(output)])
+    assert result.exit_code == 0
+    printed = json.loads(output.read_text())
+    committed = json.loads((REPO / "schemas" / f"{kind}.schema.json").read_text())
+    assert printed == committed
+    assert printed["$id"].endswith(f"/{kind}.schema.json")
+    jsonschema.Draft202012Validator.check_schema(printed)
+
+
+@pytest.mark.parametrize("command", ["run", "validate", "schema"])
+def test_every_command_has_help_with_an_example(command: str) -> None:
+    result = CliRunner().invoke(cli, [command, "--help"])
+    assert result.exit_code == 0
+    assert "Example: agentic-evals " + command in result.output
+
+
+def test_bad_flag_is_a_usage_error() -> None:
+    completed = subprocess.run(
+        [sys.executable, "-m", "agentic_evals", "run", "--no-such-flag", "x.json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 2
+    assert "No such option" in completed.stderr
+    assert "Traceback" not in completed.stderr
+
+
+def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert use_colour(Tty()) is True
+    assert use_colour(io.StringIO()) is False
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert use_colour(Tty()) is False
+
+
+def test_summary_paints_verdicts_only_when_asked(tmp_path: Path) -> None:
+    from agentic_evals.evaluate import evaluate
+    from agentic_evals.reports.text import render_summary
+
+    report = evaluate(load_fixture(SAMPLES / "failing-required.json")).report
+    plain = render_summary(report, colour=False, exit_code=1)
+    painted = render_summary(report, colour=True, exit_code=1)
+    assert "\x1b[" not in plain
+    assert "readiness: NOT_READY (exit 1)" in plain
+    assert click.style("NOT_READY", fg="red", bold=True) in painted
+    assert click.unstyle(painted) == plain
