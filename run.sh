@@ -25,8 +25,8 @@ case "${1:-}" in
   test)
     shift
     cd "$HERE"
-    "$VENV/bin/ruff" check agentic_evals tests benchmarks scripts
-    "$VENV/bin/ruff" format --check agentic_evals tests benchmarks scripts
+    "$VENV/bin/ruff" check .
+    "$VENV/bin/ruff" format --check .
     "$VENV/bin/mypy"
     exec "$VENV/bin/python" -m pytest "$@"
     ;;
