@@ -11,7 +11,14 @@ from agentic_evals.contract.models import Case, Fixture
 from agentic_evals.metrics import build_metrics
 from agentic_evals.provenance import oracle_sha256, repo_info, sha256_bytes, test_source_sha256
 from agentic_evals.redact import redact_argv
-from agentic_evals.reports.model import CaseReport, Problem, Report, RunnerInfo, TrialReport
+from agentic_evals.reports.model import (
+    CASE_OUTCOMES,
+    CaseReport,
+    Problem,
+    Report,
+    RunnerInfo,
+    TrialReport,
+)
 from agentic_evals.verdicts import case_outcome, case_problems, case_readiness
 
 if TYPE_CHECKING:
@@ -32,6 +39,12 @@ class CaseRun:
     def case_id(self, fixture: Fixture) -> str:
         """Return the stable id ``<skill>::<name>``."""
         return f"{fixture.skill}::{self.case.name}"
+
+
+def _outcome_counts(cases: list[CaseReport]) -> dict[str, int]:
+    """Cases per outcome, every outcome present (zero when none)."""
+    counted = Counter(c.outcome for c in cases)
+    return {outcome: counted.get(outcome, 0) for outcome in CASE_OUTCOMES}
 
 
 def _case_report(run: CaseRun, fixture: Fixture) -> CaseReport:
@@ -118,7 +131,7 @@ def build_report(
         trials_per_case=fixture.trials,
         case_count=len(cases),
         required_case_count=sum(1 for c in cases if c.required),
-        outcome_counts=dict(Counter(c.outcome for c in cases)),
+        outcome_counts=_outcome_counts(cases),
         trial_count=sum(c.total_trials for c in cases),
         warnings=list(loaded.warnings),
         metrics=build_metrics(cases, trials_per_case=fixture.trials),

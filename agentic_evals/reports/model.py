@@ -16,6 +16,7 @@ REPORT_SCHEMA: Final = "agentic_evals.report.v2"
 
 TrialOutcome = Literal["PASS", "FAIL", "BLOCKED", "INFRA_BLOCKED", "NOT_TESTED"]
 CaseOutcome = Literal["PASS", "FAIL", "BLOCKED", "NOT_TESTED"]
+CASE_OUTCOMES: Final = ("PASS", "FAIL", "BLOCKED", "NOT_TESTED")
 Readiness = Literal["READY", "USABLE_WITH_GAPS", "NOT_READY", "NOT_ESTABLISHED"]
 
 

@@ -1,0 +1,44 @@
+"""The report's field set is pinned per version: changing it needs a new version."""
+
+from __future__ import annotations
+
+from agentic_evals.reports.model import (
+    CASE_OUTCOMES,
+    REPORT_SCHEMA,
+    CaseReport,
+    Report,
+    TrialReport,
+)
+
+
+def aliases(model: type) -> set[str]:
+    return {f.alias or name for name, f in model.model_fields.items()}  # type: ignore[attr-defined]
+
+
+def test_report_v2_top_level_fields() -> None:
+    assert REPORT_SCHEMA == "agentic_evals.report.v2"
+    assert aliases(Report) == {
+        "schema", "source", "skill", "eval_kind", "run_id", "fixture_sha256", "repo", "runner",
+        "live", "mocked", "proof_scope", "claims", "what_was_exercised", "what_remains_unverified",
+        "readiness", "case_readiness", "capability_readiness", "claims_coverage", "focused_cases",
+        "interrupted", "generated_at", "duration_ms", "trials_per_case", "case_count",
+        "required_case_count", "outcome_counts", "trial_count", "warnings", "metrics", "cases",
+    }  # fmt: skip
+
+
+def test_report_v2_case_and_trial_fields() -> None:
+    assert aliases(CaseReport) == {
+        "case_id", "name", "type", "required", "outcome", "flaky", "problems", "argv",
+        "declared_evidence_class", "effective_evidence_class", "live_qualified",
+        "evidence_disqualifiers", "supports_claims", "seams", "test_source_sha256",
+        "oracle_sha256", "passed_trials", "total_trials", "pass_rate", "trials",
+    }  # fmt: skip
+    assert aliases(TrialReport) == {
+        "trial_id", "outcome", "problems", "exit_code", "term_signal", "timed_out",
+        "duration_ms", "stdout", "stderr", "truncated", "stdout_stats", "stderr_stats",
+        "orphan_pids_after_teardown", "artifact_hashes",
+    }  # fmt: skip
+
+
+def test_every_case_outcome_is_counted() -> None:
+    assert set(CASE_OUTCOMES) == {"PASS", "FAIL", "BLOCKED", "NOT_TESTED"}
