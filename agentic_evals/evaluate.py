@@ -7,6 +7,7 @@ stray processes and failed oracles all become evidence in the report.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -17,9 +18,10 @@ from agentic_evals.contract.models import Case, Fixture
 from agentic_evals.reports.build import CaseRun, build_report
 from agentic_evals.reports.model import Report
 from agentic_evals.runner.environment import base_environment
-from agentic_evals.runner.interrupt import Interrupted, interruptible
 from agentic_evals.runner.process import enable_subreaper
-from agentic_evals.runner.trials import TrialRun, TrialSettings, run_trial
+from agentic_evals.runner.schedule import run_cases
+from agentic_evals.runner.trials import TrialSettings
+from agentic_evals.shard import Shard, hide_shard_variables, select
 
 DEFAULT_TIMEOUT_SECONDS = 30.0
 
@@ -32,12 +34,16 @@ class RunOptions:
     """Per-trial timeout for cases that set none."""
     focus: tuple[str, ...] = ()
     """Run only these cases (a focused run); empty runs all."""
+    shard: Shard | None = None
+    """Run only this shard's cases (``--shard K/N``); None runs all. Excludes ``focus``."""
     grace_seconds: float = 1.0
     """Time between SIGTERM and SIGKILL when a trial is stopped."""
     stream_cap: int = 64 * 2**20
     """Bytes kept per output stream; the rest is counted, not kept."""
     environ: dict[str, str] | None = field(default=None)
     """The runner environment to start from (default: this process's)."""
+    jobs: int = 1
+    """Trials run at once; 1 runs them one after another."""
 
 
 class Evaluation(NamedTuple):
@@ -51,10 +57,18 @@ class UnknownCaseError(ValueError):
     """A focused run named a case the fixture does not have."""
 
 
-def select_cases(fixture: Fixture, focus: tuple[str, ...]) -> list[tuple[int, Case]]:
-    """Return ``(index, case)`` for the cases to run, in fixture order."""
+def select_cases(
+    fixture: Fixture, focus: tuple[str, ...], shard: Shard | None = None
+) -> list[tuple[int, Case]]:
+    """Return ``(index, case)`` for the cases to run, in fixture order.
+
+    A shard selects round-robin by fixture position (see ``agentic_evals.shard``);
+    a focused run selects by name. The two exclude each other.
+    """
+    if focus and shard is not None:
+        raise ValueError("a focused run cannot be sharded")
     if not focus:
-        return list(enumerate(fixture.cases))
+        return select(fixture.cases, shard)
     names = {case.name for case in fixture.cases}
     unknown = [name for name in focus if name not in names]
     if unknown:
@@ -75,21 +89,22 @@ def evaluate(loaded: LoadResult, options: RunOptions | None = None) -> Evaluatio
     fixture = loaded.fixture
     if fixture is None:
         raise ValueError("evaluate() needs a fixture that loaded without errors")
-    selected = select_cases(fixture, options.focus)
+    selected = select_cases(fixture, options.focus, options.shard)
+    environ = os.environ if options.environ is None else options.environ
     enable_subreaper()
     fixture_dir = loaded.path.resolve().parent
     settings = TrialSettings(
         run_id=clock.new_run_id(),
         fixture_dir=fixture_dir,
         boundary=skill_root(fixture_dir),
-        base_env=base_environment(options.environ),
+        base_env=base_environment(hide_shard_variables(environ)),
         default_timeout=options.timeout_seconds,
         grace_seconds=options.grace_seconds,
         stream_cap=options.stream_cap,
     )
     started = clock.monotonic()
     runs = [CaseRun(index, case, _raw_case(loaded.document, index), []) for index, case in selected]
-    interrupted_by = _run_all(fixture, runs, settings)
+    interrupted_by = run_cases(fixture, runs, settings, options.jobs)
     report = build_report(
         loaded,
         runs,
@@ -98,18 +113,6 @@ def evaluate(loaded: LoadResult, options: RunOptions | None = None) -> Evaluatio
         focused=list(options.focus) or None,
         interrupted_by=interrupted_by,
     )
+    if options.shard is not None:
+        report = report.model_copy(update={"shard": options.shard.info()})
     return Evaluation(report, interrupted_by)
-
-
-def _run_all(fixture: Fixture, runs: list[CaseRun], settings: TrialSettings) -> int | None:
-    """Run every trial in order; on a signal, stop and leave the rest unfinished."""
-    try:
-        with interruptible():
-            for run in runs:
-                for number in range(1, fixture.trials + 1):
-                    trial: TrialRun = run_trial(run.case, run.case_id(fixture), number, settings)
-                    run.trials.append(trial)
-                run.finished = True
-    except Interrupted as stop:
-        return stop.signum
-    return None

@@ -7,9 +7,13 @@ changes a byte.
 
 from __future__ import annotations
 
+import ast
+import inspect
 import json
+import sys
 from typing import Any
 
+from pydantic import BaseModel
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import core_schema
 
@@ -39,11 +43,82 @@ class FixtureSchemaGenerator(GenerateJsonSchema):
         return super().default_schema(schema)
 
 
+def attribute_docs(model: type[BaseModel]) -> dict[str, str]:
+    """Return the docstrings written under the model's fields, by field name.
+
+    Read from the source here, when a schema is generated, rather than by
+    pydantic at class creation, which would cost every start-up of the tool.
+    """
+    module = sys.modules[model.__module__]
+    tree = ast.parse(inspect.getsource(module))
+    docs: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.ClassDef) and node.name == model.__name__):
+            continue
+        for field, after in zip(node.body, node.body[1:], strict=False):
+            if (
+                isinstance(field, ast.AnnAssign)
+                and isinstance(field.target, ast.Name)
+                and isinstance(after, ast.Expr)
+                and isinstance(after.value, ast.Constant)
+                and isinstance(after.value.value, str)
+            ):
+                docs[field.target.id] = inspect.cleandoc(after.value.value)
+    return docs
+
+
+def _models(root: type[BaseModel]) -> dict[str, type[BaseModel]]:
+    """Return ``root`` and every model its fields use, by class name."""
+    found: dict[str, type[BaseModel]] = {}
+    stack = [root]
+    while stack:
+        model = stack.pop()
+        if model.__name__ in found:
+            continue
+        found[model.__name__] = model
+        for field in model.model_fields.values():
+            stack.extend(_nested_models(field.annotation))
+    return found
+
+
+def _nested_models(annotation: object) -> list[type[BaseModel]]:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    nested: list[type[BaseModel]] = []
+    for arg in getattr(annotation, "__args__", ()) or ():
+        nested.extend(_nested_models(arg))
+    for meta in getattr(annotation, "__metadata__", ()) or ():
+        nested.extend(_nested_models(meta))
+    origin = getattr(annotation, "__origin__", None)
+    if origin is not None and origin is not annotation:
+        nested.extend(_nested_models(origin))
+    return nested
+
+
+def _describe(schema: dict[str, Any], model: type[BaseModel]) -> None:
+    docs = attribute_docs(model)
+    properties = schema.get("properties", {})
+    for name, field in model.model_fields.items():
+        key = field.alias or name
+        if key in properties and name in docs and "description" not in properties[key]:
+            properties[key]["description"] = docs[name]
+
+
+def _with_descriptions(body: dict[str, Any], root: type[BaseModel]) -> dict[str, Any]:
+    models = _models(root)
+    _describe(body, root)
+    for name, definition in body.get("$defs", {}).items():
+        if name in models:
+            _describe(definition, models[name])
+    return body
+
+
 def fixture_schema() -> dict[str, Any]:
     """Return the JSON Schema of a fixture (format version 2)."""
     body = Fixture.model_json_schema(
         by_alias=True, mode="validation", schema_generator=FixtureSchemaGenerator
     )
+    body = _with_descriptions(body, Fixture)
     return _document(body, FIXTURE_SCHEMA_ID, "agentic-evals fixture (format version 2)")
 
 
@@ -53,7 +128,7 @@ def report_schema() -> dict[str, Any]:
     It describes the JSON the tool writes (serialization mode, by alias), so
     ``null`` stays a value wherever the report can hold it.
     """
-    body = Report.model_json_schema(by_alias=True, mode="serialization")
+    body = _with_descriptions(Report.model_json_schema(by_alias=True, mode="serialization"), Report)
     return _document(body, REPORT_SCHEMA_ID, "agentic-evals run report (agentic_evals.report.v2)")
 
 

@@ -151,7 +151,7 @@ def _process_problems(process: ProcessOutcomeLike) -> list[Problem]:
     """Return the timeout, start and orphan problems of a trial."""
     problems: list[Problem] = []
     if process.timed_out:
-        message = f"the command timed out after {process.duration_ms} ms"
+        message = "the command did not finish within its timeout; its process tree was stopped"
         problems.append(Problem(code=codes.TIMEOUT, message=message))
     if process.start_error is not None:
         message = f"the program could not start: {process.start_error}"

@@ -12,6 +12,8 @@ import jsonschema
 import pytest
 from hypothesis import HealthCheck, settings
 
+from agentic_evals.shard import SHARD_VARIABLES
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 
@@ -32,6 +34,13 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 def _calm_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "100")
+
+
+@pytest.fixture(autouse=True)
+def _no_ci_shard(monkeypatch: pytest.MonkeyPatch) -> None:
+    # In a parallel CI job (GitLab parallel, Indexed Job) these would shard the tests' runs.
+    for name in SHARD_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
 
 
 @pytest.fixture(scope="session")

@@ -7,6 +7,7 @@ from agentic_evals.reports.model import (
     REPORT_SCHEMA,
     CaseReport,
     Report,
+    ShardInfo,
     TrialReport,
 )
 
@@ -21,7 +22,7 @@ def test_report_v2_top_level_fields() -> None:
         "schema", "source", "skill", "eval_kind", "run_id", "fixture_sha256", "repo", "runner",
         "live", "mocked", "proof_scope", "claims", "what_was_exercised", "what_remains_unverified",
         "readiness", "case_readiness", "capability_readiness", "claims_coverage", "focused_cases",
-        "interrupted", "generated_at", "duration_ms", "trials_per_case", "case_count",
+        "interrupted", "shard", "generated_at", "duration_ms", "trials_per_case", "case_count",
         "required_case_count", "outcome_counts", "trial_count", "warnings", "metrics", "cases",
     }  # fmt: skip
 
@@ -38,6 +39,11 @@ def test_report_v2_case_and_trial_fields() -> None:
         "duration_ms", "stdout", "stderr", "truncated", "stdout_stats", "stderr_stats",
         "orphan_pids_after_teardown", "artifact_hashes",
     }  # fmt: skip
+
+
+def test_report_v2_shard_fields() -> None:
+    assert aliases(ShardInfo) == {"index", "total"}
+    assert Report.model_fields["shard"].default is None
 
 
 def test_every_case_outcome_is_counted() -> None:

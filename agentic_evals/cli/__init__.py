@@ -33,11 +33,12 @@ def cli(debug: bool) -> None:
 
 
 def _register() -> None:
-    from agentic_evals.cli import run_cmd, schema_cmd, validate_cmd
+    from agentic_evals.cli import merge_cmd, run_cmd, schema_cmd, validate_cmd
 
     cli.add_command(run_cmd.run)
     cli.add_command(validate_cmd.validate)
     cli.add_command(schema_cmd.schema)
+    cli.add_command(merge_cmd.merge)
 
 
 _register()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -36,11 +37,35 @@ from agentic_evals.exitcodes import ExitCode
     help="Run only this case (repeatable). A focused run skips the anti-slop gates.",
 )
 @click.option(
+    "--shard",
+    "shard_spec",
+    metavar="K/N",
+    help=(
+        "Run only shard K of N (K from 1): the cases at fixture positions i with i % N == K-1. "
+        "Default: CI_NODE_INDEX/CI_NODE_TOTAL, or JOB_COMPLETION_INDEX (0-based) with "
+        "--shard-total."
+    ),
+)
+@click.option(
+    "--shard-total",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Shard total for JOB_COMPLETION_INDEX (default: env AGENTIC_EVALS_SHARD_TOTAL).",
+)
+@click.option(
     "--timeout-seconds",
     type=click.FloatRange(min=0, min_open=True),
     default=30.0,
     show_default=True,
     help="Per-trial timeout for cases that set none.",
+)
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Trials run at once; the report is the same as a serial run's.",
 )
 def run(
     fixture: Path,
@@ -48,14 +73,22 @@ def run(
     report_only: bool,
     strict: bool,
     focus: tuple[str, ...],
+    shard_spec: str | None,
+    shard_total: int | None,
     timeout_seconds: float,
+    jobs: int,
 ) -> None:
     """Load and gate FIXTURE, run every case over its trials, judge readiness."""
     from agentic_evals.contract.load import load_fixture
     from agentic_evals.evaluate import RunOptions, UnknownCaseError, evaluate
     from agentic_evals.reports.json_out import write_model_atomic
     from agentic_evals.reports.text import render_summary, use_colour
+    from agentic_evals.shard import ShardError, resolve_shard
 
+    try:
+        shard = resolve_shard(shard_spec, shard_total, os.environ, focused=bool(focus))
+    except ShardError as error:
+        raise click.UsageError(str(error)) from None
     loaded = load_fixture(fixture, strict=strict, gates=not focus)
     for finding in loaded.findings:
         click.echo(finding.render(), err=True)
@@ -63,7 +96,8 @@ def run(
         click.echo(f"{fixture}: rejected; nothing was run", err=True)
         finish(ExitCode.INVALID)
     try:
-        evaluation = evaluate(loaded, RunOptions(timeout_seconds=timeout_seconds, focus=focus))
+        options = RunOptions(timeout_seconds=timeout_seconds, focus=focus, shard=shard, jobs=jobs)
+        evaluation = evaluate(loaded, options)
     except UnknownCaseError as error:
         raise click.BadParameter(
             f"no case named {error} in {fixture}", param_hint="--case"

@@ -1,7 +1,5 @@
 """Findings: what the loader and the gates say about an input document."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -12,7 +10,7 @@ Severity = Literal["error", "warning"]
 class Finding(BaseModel):
     """One problem in an input document, located by file, pointer and position."""
 
-    model_config = ConfigDict(frozen=True, use_attribute_docstrings=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     code: str
     """Stable code, e.g. ``AE-SCHEMA-TYPE`` (see ``agentic_evals.codes``)."""

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from agentic_evals import codes
 from agentic_evals.contract.findings import Finding
 from agentic_evals.contract.positions import (
     MAX_DEPTH,
+    LazyPositions,
     Position,
-    compose_positions,
     pointer_to,
     position_of,
 )
@@ -59,10 +59,26 @@ def parse_json(text: str) -> ParsedDocument:
         return failed(codes.SCHEMA_SYNTAX, f"invalid JSON: {exc.msg}", b"", (exc.lineno, exc.colno))
     except RecursionError:
         return failed(codes.SCHEMA_SYNTAX, f"nesting deeper than {MAX_DEPTH} levels", b"")
-    walk = compose_positions(text)
-    checker = ValueChecker(walk.positions if walk else {}, walk.duplicates if walk else {})
+    positions = LazyPositions(text)
+    checker = ValueChecker(positions, _LazyDuplicates(positions))
     value = checker.check(raw, [], 0)
-    return ParsedDocument(value, True, checker.positions, tuple(checker.findings))
+    return ParsedDocument(value, True, positions, tuple(checker.findings))
+
+
+class _LazyDuplicates(Mapping[tuple[str, str], Position]):
+    """Where repeated keys are, located only when a repeated key is reported."""
+
+    def __init__(self, positions: LazyPositions) -> None:
+        self._positions = positions
+
+    def __getitem__(self, key: tuple[str, str]) -> Position:
+        return self._positions.duplicates[key]
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        return iter(self._positions.duplicates)
+
+    def __len__(self) -> int:
+        return len(self._positions.duplicates)
 
 
 class _KeyedObject(dict[str, object]):
@@ -87,7 +103,7 @@ class ValueChecker:
     def __init__(
         self, positions: Mapping[str, Position], duplicates: Mapping[tuple[str, str], Position]
     ) -> None:
-        self.positions = dict(positions)
+        self.positions = positions
         self.duplicates = duplicates
         self.findings: list[Finding] = []
 

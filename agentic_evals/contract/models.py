@@ -6,8 +6,6 @@ committed schema and the models disagree. Unknown keys are kept (``extra``)
 so that the loader can warn about them instead of failing.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
@@ -39,7 +37,6 @@ class _Model(BaseModel):
     model_config = ConfigDict(
         strict=True,
         extra="allow",
-        use_attribute_docstrings=True,
         frozen=True,
     )
 

@@ -9,7 +9,7 @@ JSON text is nearly YAML, so the same walk locates JSON values, best effort
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 import yaml
 from jsonpointer import JsonPointer
@@ -145,3 +145,42 @@ def compose_positions(text: str) -> NodeBuilder | None:
     except (yaml.YAMLError, RecursionError, TooLarge):
         return None
     return builder
+
+
+class LazyPositions(Mapping[str, Position]):
+    """Positions of JSON text, located only when first asked for.
+
+    Composing JSON as YAML to find line and column costs far more than
+    parsing it, and positions are only needed when there is something to
+    report: a valid fixture never pays for them.
+    """
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._walk: NodeBuilder | None = None
+        self._done = False
+
+    def _builder(self) -> NodeBuilder | None:
+        if not self._done:
+            self._walk = compose_positions(self._text)
+            self._done = True
+        return self._walk
+
+    @property
+    def duplicates(self) -> Mapping[tuple[str, str], Position]:
+        """Where each repeated key (by object pointer and key) was seen again."""
+        walk = self._builder()
+        return walk.duplicates if walk else {}
+
+    def _positions(self) -> Mapping[str, Position]:
+        walk = self._builder()
+        return walk.positions if walk else {}
+
+    def __getitem__(self, pointer: str) -> Position:
+        return self._positions()[pointer]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._positions())
+
+    def __len__(self) -> int:
+        return len(self._positions())

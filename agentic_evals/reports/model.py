@@ -4,8 +4,6 @@
 the field set of this version and fails when the schema drifts.
 """
 
-from __future__ import annotations
-
 from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
@@ -21,7 +19,7 @@ Readiness = Literal["READY", "USABLE_WITH_GAPS", "NOT_READY", "NOT_ESTABLISHED"]
 
 
 class _Out(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid")
 
 
 class Problem(_Out):
@@ -186,6 +184,15 @@ class RunnerInfo(_Out):
     """agentic-evals version."""
 
 
+class ShardInfo(_Out):
+    """Which slice of the fixture's cases a shard run covered."""
+
+    index: int = Field(ge=1)
+    """Counted from 1: the shard ran the cases at positions i where i % total == index - 1."""
+    total: int = Field(ge=1)
+    """How many shards the fixture's cases were split into."""
+
+
 class Report(_Out):
     """A run report."""
 
@@ -229,6 +236,8 @@ class Report(_Out):
     """Cases selected with --case; null for a full run."""
     interrupted: str | None = None
     """Signal name when the run was interrupted (unfinished cases NOT_TESTED)."""
+    shard: ShardInfo | None = None
+    """The shard this run covered (``--shard K/N``); null for a full, focused or merged run."""
     generated_at: str
     """ISO 8601 UTC time the report was written."""
     duration_ms: int

@@ -17,13 +17,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agentic_evals import clock
+from agentic_evals.runner.cancel import Cancellation
 from agentic_evals.runner.capture import (
     DEFAULT_SPOOL_THRESHOLD,
     DEFAULT_STREAM_CAP,
     CapturedStream,
     StreamSink,
 )
-from agentic_evals.runner.reaper import enable_subreaper
+from agentic_evals.runner.reaper import enable_subreaper, runner_children
 from agentic_evals.runner.supervisor import TrialSupervisor
 
 __all__ = ["ProcessResult", "enable_subreaper", "run_process"]
@@ -72,6 +73,8 @@ def run_process(
     stream_cap: int = DEFAULT_STREAM_CAP,
     spool_threshold: int = DEFAULT_SPOOL_THRESHOLD,
     exclude_pids: Collection[int] = (),
+    cancel: Cancellation | None = None,
+    exclusive: bool = False,
 ) -> ProcessResult:
     """Run one trial to completion and clean up everything it started.
 
@@ -84,6 +87,10 @@ def run_process(
         stream_cap: Bytes kept per stream; the rest is counted only.
         spool_threshold: Bytes per stream kept in memory before spooling to disk.
         exclude_pids: Runner children never to be treated as this trial's.
+        cancel: When it fires, the tree is killed and :class:`TrialCancelled` raised.
+        exclusive: No other trial runs meanwhile (a serial run): every process
+            re-parented to the runner during the trial is attributed to it
+            unless its environment names another trial.
 
     Returns:
         The result; a program that cannot start yields ``start_error``, not an exception.
@@ -99,6 +106,8 @@ def run_process(
         StreamSink(stream_cap=stream_cap, spool_threshold=spool_threshold),
         StreamSink(stream_cap=stream_cap, spool_threshold=spool_threshold),
     )
+    # Taken before the spawn, so that nothing of this trial can be in it.
+    preexisting = runner_children() if exclusive and subreaper else None
     started = clock.monotonic()
     try:
         proc = subprocess.Popen(
@@ -113,7 +122,15 @@ def run_process(
         )
     except (OSError, ValueError) as exc:
         return _result(args, started, sinks, start_error=_start_error(args[0], cwd, exc))
-    trial = TrialSupervisor.start(proc, sinks, env, exclude_pids, subreaper=subreaper)
+    trial = TrialSupervisor.start(
+        proc,
+        sinks,
+        env,
+        exclude_pids,
+        subreaper=subreaper,
+        cancel_fd=cancel.fd if cancel is not None else None,
+        preexisting=preexisting,
+    )
     try:
         timed_out = trial.supervise(started + timeout, grace)
     except BaseException:

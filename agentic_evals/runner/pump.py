@@ -11,10 +11,12 @@ import selectors
 from collections.abc import Callable, Collection, Mapping
 
 from agentic_evals import clock
+from agentic_evals.runner.cancel import TrialCancelled
 from agentic_evals.runner.capture import StreamSink
 
 READ_SIZE = 64 * 1024
 _READY_DRAIN_SECONDS = 1.0
+_CANCEL = object()
 
 
 class PipePump:
@@ -26,12 +28,21 @@ class PipePump:
     Args:
         pipes: Read ends of pipes (not closed by the pump) and their sinks.
         on_output: Called after each chunk that was read.
+        cancel_fd: Becomes readable when the trial is to be cancelled; a
+            waiting :meth:`wait` then raises :class:`TrialCancelled` (once).
     """
 
-    def __init__(self, pipes: Mapping[int, StreamSink], on_output: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        pipes: Mapping[int, StreamSink],
+        on_output: Callable[[], None],
+        cancel_fd: int | None = None,
+    ) -> None:
         self._selector = selectors.DefaultSelector()
         for fd, sink in pipes.items():
             self._selector.register(fd, selectors.EVENT_READ, sink)
+        if cancel_fd is not None:
+            self._selector.register(cancel_fd, selectors.EVENT_READ, _CANCEL)
         self._open = len(pipes)
         self._on_output = on_output
 
@@ -49,6 +60,10 @@ class PipePump:
                 timeout = None if deadline is None else deadline - clock.monotonic()
                 # One zero-timeout pass even when late, so an exit at the deadline still counts.
                 for key, _ in self._selector.select(None if timeout is None else max(timeout, 0)):
+                    if key.data is _CANCEL:
+                        # Once: the clean-up that follows waits through this pump too.
+                        self._selector.unregister(key.fd)
+                        raise TrialCancelled
                     if key.data is None:
                         pending.discard(key.fd)
                         self._selector.unregister(key.fd)
@@ -70,7 +85,7 @@ class PipePump:
         limit = clock.monotonic() + _READY_DRAIN_SECONDS if deadline is None else deadline
         while self._open:
             timeout = 0.0 if deadline is None else max(deadline - clock.monotonic(), 0.0)
-            events = self._selector.select(timeout)
+            events = [(k, e) for k, e in self._selector.select(timeout) if k.data is not _CANCEL]
             for key, _ in events:
                 self._read(key)
             if not events or clock.monotonic() >= limit:

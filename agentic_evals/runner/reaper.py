@@ -15,6 +15,7 @@ import ctypes
 import os
 import sys
 import threading
+import time
 from collections.abc import Collection, Iterable, Mapping
 
 import psutil
@@ -27,6 +28,8 @@ MARKER_KEYS = (RUN_ID_VAR, CASE_VAR, TRIAL_VAR)
 
 _PR_SET_CHILD_SUBREAPER = 36
 _SAMPLE_INTERVAL = 0.05
+_ENVIRON_READS = 5
+_ENVIRON_SETTLE_SECONDS = 0.01
 _subreaper_lock = threading.Lock()
 _subreaper_pid: int | None = None
 _subreaper_ok = False
@@ -98,6 +101,89 @@ def _process_table() -> tuple[list[psutil.Process], dict[int, list[psutil.Proces
     return everyone, children
 
 
+def _has_children_files() -> bool:
+    """Whether the kernel lists children in /proc (CONFIG_PROC_CHILDREN)."""
+    return os.path.exists(f"/proc/self/task/{threading.get_native_id()}/children")
+
+
+_CHILDREN_FILES = sys.platform.startswith("linux") and _has_children_files()
+
+
+def _child_pids(pid: int) -> list[int]:
+    """Return the pids of ``pid``'s children, read from every thread's children file."""
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []
+    found: list[int] = []
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children", "rb") as handle:
+                found.extend(int(word) for word in handle.read().split())
+        except OSError:  # the thread or the process ended meanwhile
+            continue
+    return found
+
+
+def _subtree_table(root: int, leader: int) -> dict[int, list[psutil.Process]]:
+    """Return the processes below ``root`` by parent pid; the leader only as a parent.
+
+    Walking down from the runner reads a few small files per descendant,
+    instead of the whole process table per trial: with the runner as
+    subreaper, everything a trial left behind is below it.
+    """
+    children: dict[int, list[psutil.Process]] = {}
+    stack = [root]
+    while stack:
+        parent = stack.pop()
+        for pid in _child_pids(parent):
+            stack.append(pid)
+            if pid == leader:
+                continue  # never a member; its children are found from its pid
+            try:
+                proc = psutil.Process(pid)
+            except psutil.Error:
+                continue
+            children.setdefault(parent, []).append(proc)
+    return children
+
+
+def runner_children() -> set[Identity]:
+    """Return the identities of this process's children (taken before a serial trial)."""
+    if _CHILDREN_FILES:
+        return _identities(_child_pids(os.getpid()))
+    return _identities(p.pid for p in psutil.Process().children())
+
+
+def _identities(pids: Iterable[int]) -> set[Identity]:
+    """Return the identities of the processes among ``pids`` that still exist."""
+    found: set[Identity] = set()
+    for pid in pids:
+        try:
+            ident = identity(psutil.Process(pid))
+        except psutil.Error:
+            continue
+        if ident is not None:
+            found.add(ident)
+    return found
+
+
+def _settled_environ(proc: psutil.Process) -> dict[str, str] | None:
+    """Read the environment, again a few times while it reads as empty.
+
+    A process in the middle of ``execve`` briefly shows no environment; a
+    process that really has none costs this short, bounded wait only when it
+    is found behind a trial.
+    """
+    env = _environ(proc)
+    for _ in range(_ENVIRON_READS):
+        if env or env is None and not is_live(proc):
+            break
+        time.sleep(_ENVIRON_SETTLE_SECONDS)
+        env = _environ(proc)
+    return env
+
+
 def _session_and_group(pid: int) -> tuple[int, ...]:
     try:
         return os.getsid(pid), os.getpgid(pid)
@@ -124,6 +210,12 @@ class TrialTracker:
         env: The environment the trial was started with (holds the markers).
         exclude_pids: Runner children that must never be touched.
         subreaper: Whether escaped descendants are re-parented to this process.
+        preexisting: Given when no other trial runs at the same time (a serial
+            run): the runner's children from before the trial started. Any
+            other runner child is then this trial's unless its environment
+            names another trial. Markers alone can be read too early (a process
+            in the middle of ``execve`` shows no environment), so this is what
+            makes serial attribution certain.
     """
 
     def __init__(
@@ -133,6 +225,7 @@ class TrialTracker:
         exclude_pids: Collection[int],
         *,
         subreaper: bool,
+        preexisting: set[Identity] | None = None,
     ) -> None:
         self._leader = leader_pid
         self._markers = {key: env[key] for key in MARKER_KEYS if key in env}
@@ -140,6 +233,8 @@ class TrialTracker:
         self._subreaper = subreaper
         self._seen: set[Identity] = set()
         self._next_sample = 0.0
+        self._exclusive = preexisting is not None and subreaper
+        self._before = preexisting or set()
 
     def observe(self, *, force: bool = False) -> None:
         """Remember the leader's current descendants (rate-limited unless ``force``)."""
@@ -155,7 +250,11 @@ class TrialTracker:
 
     def members(self) -> list[psutil.Process]:
         """Return the trial's processes still present (alive or zombie), leader excluded."""
-        everyone, children = _process_table()
+        if self._subreaper and _CHILDREN_FILES:
+            everyone: list[psutil.Process] = []
+            children = _subtree_table(os.getpid(), self._leader)
+        else:
+            everyone, children = _process_table()
         top = [p for p in children.get(os.getpid(), []) if p.pid != self._leader]
         roots = [p for p in top if self._belongs(p)]
         if not self._subreaper:
@@ -205,12 +304,23 @@ class TrialTracker:
                 return True
         except OSError:
             pass
-        if identity(proc) in self._seen:
+        ident = identity(proc)
+        if ident in self._seen:
             return True
-        return self._carries_markers(proc)
+        if self._carries_markers(proc):
+            return True
+        return self._exclusive and ident not in self._before and not self._foreign(proc)
+
+    def _foreign(self, proc: psutil.Process) -> bool:
+        """Whether ``proc``'s environment names another trial."""
+        env = _environ(proc)
+        if not env:
+            return False
+        found = {key: env[key] for key in MARKER_KEYS if key in env}
+        return bool(found) and any(found.get(k) != v for k, v in self._markers.items())
 
     def _carries_markers(self, proc: psutil.Process) -> bool:
         if not self._markers:
             return False
-        env = _environ(proc)
+        env = _settled_environ(proc)
         return env is not None and all(env.get(k) == v for k, v in self._markers.items())

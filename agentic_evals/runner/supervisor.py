@@ -16,7 +16,7 @@ from agentic_evals import clock
 from agentic_evals.runner.capture import StreamSink
 from agentic_evals.runner.handles import Handle, HandleSet
 from agentic_evals.runner.pump import PipePump
-from agentic_evals.runner.reaper import TrialTracker, in_group, is_live
+from agentic_evals.runner.reaper import Identity, TrialTracker, in_group, is_live
 
 _FINAL_DRAIN_SECONDS = 2.0
 _KILL_WAIT_SECONDS = 5.0
@@ -49,14 +49,18 @@ class TrialSupervisor:
         exclude_pids: Collection[int],
         *,
         subreaper: bool,
+        cancel_fd: int | None = None,
+        preexisting: set[Identity] | None = None,
     ) -> TrialSupervisor:
         """Begin supervising ``proc``; if even that fails (no fds left), kill it and re-raise."""
         assert proc.stdout is not None and proc.stderr is not None
         pipes = {proc.stdout.fileno(): sinks[0], proc.stderr.fileno(): sinks[1]}
         pump = None
         try:
-            tracker = TrialTracker(proc.pid, env, exclude_pids, subreaper=subreaper)
-            pump = PipePump(pipes, on_output=tracker.observe)
+            tracker = TrialTracker(
+                proc.pid, env, exclude_pids, subreaper=subreaper, preexisting=preexisting
+            )
+            pump = PipePump(pipes, on_output=tracker.observe, cancel_fd=cancel_fd)
             # Opened before anyone reaps the leader, so the fd surely refers to it.
             return cls(proc, Handle(proc.pid, os.pidfd_open(proc.pid)), pump, tracker)
         except BaseException:

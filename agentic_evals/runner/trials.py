@@ -11,6 +11,7 @@ from agentic_evals.oracles.base import OracleContext, OracleResult
 from agentic_evals.oracles.registry import evaluate as evaluate_oracles
 from agentic_evals.redact import Redactor
 from agentic_evals.reports.model import StreamStats, TrialReport
+from agentic_evals.runner.cancel import Cancellation
 from agentic_evals.runner.capture import CapturedStream
 from agentic_evals.runner.environment import trial_cwd, trial_environment
 from agentic_evals.runner.process import ProcessResult, run_process
@@ -46,7 +47,24 @@ def _stats(stream: CapturedStream) -> StreamStats:
     )
 
 
-def run_trial(case: Case, case_id: str, number: int, settings: TrialSettings) -> TrialRun:
+def case_redactor(case: Case, settings: TrialSettings) -> Redactor:
+    """Return the redactor for every trial of ``case``.
+
+    Built once per case: the trial environments differ only in the run
+    markers, which are not secrets.
+    """
+    return Redactor({**settings.base_env, **case.env})
+
+
+def run_trial(
+    case: Case,
+    case_id: str,
+    number: int,
+    settings: TrialSettings,
+    redactor: Redactor | None = None,
+    cancel: Cancellation | None = None,
+    exclusive: bool = False,
+) -> TrialRun:
     """Run trial ``number`` (from 1) of ``case`` and return its verdict."""
     env = trial_environment(
         settings.base_env, case.env, run_id=settings.run_id, case_name=case.name, trial=number
@@ -58,9 +76,12 @@ def run_trial(case: Case, case_id: str, number: int, settings: TrialSettings) ->
         timeout=case.timeout_seconds or settings.default_timeout,
         grace=settings.grace_seconds,
         stream_cap=settings.stream_cap,
+        cancel=cancel,
+        exclusive=exclusive,
     )
     try:
-        return _judge(case, f"{case_id}#{number}", result, settings, Redactor(env))
+        redactor = redactor or case_redactor(case, settings)
+        return _judge(case, f"{case_id}#{number}", result, settings, redactor)
     finally:
         result.stdout.close()
         result.stderr.close()

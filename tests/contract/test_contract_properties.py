@@ -194,3 +194,22 @@ def test_the_unmutated_bases_are_schema_valid(skill_fixtures: Path) -> None:
     assert load_fixture(write(skill_fixtures, BASE_FIXTURE, "json")).ok
     rich = load_fixture(write(skill_fixtures, RICH_FIXTURE, "yaml"))
     assert [f.code for f in rich.errors if f.code.startswith("AE-SCHEMA")] == []
+
+
+@given(document=mutated_fixtures())
+def test_the_models_fast_path_never_accepts_what_the_schema_rejects(document: Any) -> None:
+    # load_fixture skips the jsonschema walk when the strict models accept a
+    # document outright; that is only sound while the two agree.
+    from agentic_evals.contract.load import _plainly_valid, fixture_validator
+
+    if _plainly_valid(document) is not None:
+        errors = [e.message for e in fixture_validator().iter_errors(document)]
+        assert errors == []
+
+
+@given(document=JSON)
+def test_the_fast_path_agrees_on_arbitrary_values(document: Any) -> None:
+    from agentic_evals.contract.load import _plainly_valid, fixture_validator
+
+    if _plainly_valid(document) is not None:
+        assert not list(fixture_validator().iter_errors(document))

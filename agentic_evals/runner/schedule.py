@@ -1,0 +1,106 @@
+"""Scheduling trials: one after another, or several at once.
+
+Parallel trials (``--jobs N``) give the same report as a serial run: every
+trial keeps its number, trials are stored by (case, number) and read back in
+fixture order, and escaped descendants are attributed by the trial markers
+in their environment, never by timing.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from typing import TYPE_CHECKING
+
+from agentic_evals.runner.cancel import Cancellation
+from agentic_evals.runner.interrupt import Interrupted, interruptible
+from agentic_evals.runner.trials import TrialRun, TrialSettings, case_redactor, run_trial
+
+if TYPE_CHECKING:
+    from agentic_evals.contract.models import Fixture
+    from agentic_evals.reports.build import CaseRun
+
+Slot = tuple[int, int]
+"""A trial's place: (position of its case in the run, trial number from 1)."""
+
+
+def run_cases(
+    fixture: Fixture, runs: list[CaseRun], settings: TrialSettings, jobs: int = 1
+) -> int | None:
+    """Run every trial of ``runs``; return the signal that stopped the run, if any.
+
+    On SIGINT or SIGTERM the trials in flight are killed and dropped, the rest
+    are not started, and cases left incomplete stay ``finished = False``.
+    """
+    if jobs <= 1:
+        return _serial(fixture, runs, settings)
+    return _parallel(fixture, runs, settings, jobs)
+
+
+def _serial(fixture: Fixture, runs: list[CaseRun], settings: TrialSettings) -> int | None:
+    try:
+        with interruptible():
+            for run in runs:
+                redactor = case_redactor(run.case, settings)
+                case_id = run.case_id(fixture)
+                for number in range(1, fixture.trials + 1):
+                    trial = run_trial(run.case, case_id, number, settings, redactor, exclusive=True)
+                    run.trials.append(trial)
+                run.finished = True
+    except Interrupted as stop:
+        return stop.signum
+    return None
+
+
+def _parallel(
+    fixture: Fixture, runs: list[CaseRun], settings: TrialSettings, jobs: int
+) -> int | None:
+    done: dict[Slot, TrialRun] = {}
+    signum: int | None = None
+    cancel = Cancellation()
+    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="agentic-evals-trial")
+    try:
+        with interruptible():
+            futures = _submit(pool, fixture, runs, settings, cancel)
+            try:
+                for future in as_completed(futures):
+                    done[futures[future]] = future.result()
+            except Interrupted as stop:
+                # Further signals are ignored from here on: the first one decides.
+                signum = stop.signum
+                cancel.cancel()
+                pool.shutdown(wait=True, cancel_futures=True)
+                done.update(_finished(futures))
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        cancel.close()
+    for position, run in enumerate(runs):
+        slots = [(position, n) for n in range(1, fixture.trials + 1)]
+        run.trials = [done[slot] for slot in slots if slot in done]
+        run.finished = len(run.trials) == fixture.trials
+    return signum
+
+
+def _submit(
+    pool: ThreadPoolExecutor,
+    fixture: Fixture,
+    runs: list[CaseRun],
+    settings: TrialSettings,
+    cancel: Cancellation,
+) -> dict[Future[TrialRun], Slot]:
+    futures: dict[Future[TrialRun], Slot] = {}
+    for position, run in enumerate(runs):
+        redactor = case_redactor(run.case, settings)
+        case_id = run.case_id(fixture)
+        for number in range(1, fixture.trials + 1):
+            future = pool.submit(run_trial, run.case, case_id, number, settings, redactor, cancel)
+            futures[future] = (position, number)
+    return futures
+
+
+def _finished(futures: dict[Future[TrialRun], Slot]) -> dict[Slot, TrialRun]:
+    """Trials that completed before the run was stopped."""
+    return {
+        slot: future.result()
+        for future, slot in futures.items()
+        if future.done() and not future.cancelled() and future.exception() is None
+    }
