@@ -18,26 +18,31 @@ from agentic_evals.exitcodes import ExitCode
 @click.option("-o", "--output", type=click.Path(path_type=Path), help="Write the findings as JSON.")
 @click.option("--strict", is_flag=True, help="Unknown keys are errors, not warnings.")
 def validate(fixtures: tuple[Path, ...], output: Path | None, strict: bool) -> None:
-    """Load, schema-check and gate FIXTURES without running anything.
+    """Load, schema-check and gate FIXTURES (files or folders) without running anything.
 
-    Exits 0 when every fixture is valid, 2 when any is rejected.
+    A folder is searched recursively: files named agentic_eval*.json/.yaml/.yml
+    and any other JSON or YAML object with "cases" are checked; other documents
+    are skipped and named. Exits 0 when every fixture is valid, 2 when any is
+    rejected or none was found.
     """
-    from agentic_evals.contract.load import load_fixture
+    from agentic_evals.contract.validate import validate_paths
     from agentic_evals.reports.json_out import dump_value, write_text_atomic
 
-    findings = []
-    valid = True
-    for path in fixtures:
-        result = load_fixture(path, strict=strict)
-        valid = valid and result.ok
-        findings.extend(result.findings)
-        for finding in result.findings:
-            click.echo(finding.render(), err=True)
-        click.echo(f"{path}: {'valid' if result.ok else 'rejected'}", err=True)
+    result = validate_paths(list(fixtures), strict=strict)
+    lines: list[str] = []
+    for verdict in result.files:
+        lines.extend(finding.render() for finding in verdict.findings)
+        lines.append(f"{verdict.path}: {'valid' if verdict.valid else 'rejected'}")
+    lines.extend(f"{path}: skipped (not a fixture)" for path in result.skipped)
+    rejected = sum(1 for verdict in result.files if not verdict.valid)
+    lines.append(f"{len(result.files)} fixture(s) checked, {rejected} rejected")
+    click.echo("\n".join(lines), err=True)
     if output is not None:
         document = {
-            "valid": valid,
-            "findings": [f.model_dump(mode="json") for f in findings],
+            "valid": result.valid,
+            "findings": [f.model_dump(mode="json") for v in result.files for f in v.findings],
+            "files": [{"path": str(v.path), "valid": v.valid} for v in result.files],
+            "skipped": [str(path) for path in result.skipped],
         }
         write_text_atomic(output, dump_value(document))
-    finish(ExitCode.OK if valid else ExitCode.INVALID)
+    finish(ExitCode.OK if result.valid else ExitCode.INVALID)

@@ -24,7 +24,7 @@ from agentic_evals.runner.capture import (
     CapturedStream,
     StreamSink,
 )
-from agentic_evals.runner.reaper import enable_subreaper, runner_children
+from agentic_evals.runner.reaper import Identity, enable_subreaper, runner_children
 from agentic_evals.runner.supervisor import TrialSupervisor
 
 __all__ = ["ProcessResult", "enable_subreaper", "run_process"]
@@ -75,6 +75,8 @@ def run_process(
     exclude_pids: Collection[int] = (),
     cancel: Cancellation | None = None,
     exclusive: bool = False,
+    preexisting: set[Identity] | None = None,
+    executable: str | None = None,
 ) -> ProcessResult:
     """Run one trial to completion and clean up everything it started.
 
@@ -91,6 +93,9 @@ def run_process(
         exclusive: No other trial runs meanwhile (a serial run): every process
             re-parented to the runner during the trial is attributed to it
             unless its environment names another trial.
+        preexisting: With ``exclusive``: the runner's children from before,
+            when the caller already knows them (taken here otherwise).
+        executable: The program to execute for ``argv[0]``, already resolved.
 
     Returns:
         The result; a program that cannot start yields ``start_error``, not an exception.
@@ -107,11 +112,15 @@ def run_process(
         StreamSink(stream_cap=stream_cap, spool_threshold=spool_threshold),
     )
     # Taken before the spawn, so that nothing of this trial can be in it.
-    preexisting = runner_children() if exclusive and subreaper else None
+    if exclusive and subreaper and preexisting is None:
+        preexisting = runner_children()
+    elif not (exclusive and subreaper):
+        preexisting = None
     started = clock.monotonic()
     try:
         proc = subprocess.Popen(
             args,
+            executable=executable,
             cwd=cwd,
             env=dict(env),
             stdin=subprocess.DEVNULL,

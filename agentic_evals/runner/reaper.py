@@ -125,8 +125,11 @@ def _child_pids(pid: int) -> list[int]:
     return found
 
 
-def _subtree_table(root: int, leader: int) -> dict[int, list[psutil.Process]]:
+def _subtree_table(root: int, leader: int, *, leader_gone: bool) -> dict[int, list[psutil.Process]]:
     """Return the processes below ``root`` by parent pid; the leader only as a parent.
+
+    Once the leader has exited it has no children (they were re-parented to
+    the runner), so it is not even read.
 
     Walking down from the runner reads a few small files per descendant,
     instead of the whole process table per trial: with the runner as
@@ -137,9 +140,11 @@ def _subtree_table(root: int, leader: int) -> dict[int, list[psutil.Process]]:
     while stack:
         parent = stack.pop()
         for pid in _child_pids(parent):
-            stack.append(pid)
             if pid == leader:
-                continue  # never a member; its children are found from its pid
+                if not leader_gone:
+                    stack.append(pid)  # never a member; its children are found from its pid
+                continue
+            stack.append(pid)
             try:
                 proc = psutil.Process(pid)
             except psutil.Error:
@@ -248,11 +253,14 @@ class TrialTracker:
             return
         self._remember(descendants)
 
-    def members(self) -> list[psutil.Process]:
-        """Return the trial's processes still present (alive or zombie), leader excluded."""
+    def members(self, *, leader_gone: bool = False) -> list[psutil.Process]:
+        """Return the trial's processes still present (alive or zombie), leader excluded.
+
+        ``leader_gone``: the leader has exited, so nothing is below it any more.
+        """
         if self._subreaper and _CHILDREN_FILES:
             everyone: list[psutil.Process] = []
-            children = _subtree_table(os.getpid(), self._leader)
+            children = _subtree_table(os.getpid(), self._leader, leader_gone=leader_gone)
         else:
             everyone, children = _process_table()
         top = [p for p in children.get(os.getpid(), []) if p.pid != self._leader]

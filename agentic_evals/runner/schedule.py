@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 from agentic_evals.runner.cancel import Cancellation
 from agentic_evals.runner.interrupt import Interrupted, interruptible
-from agentic_evals.runner.trials import TrialRun, TrialSettings, case_redactor, run_trial
+from agentic_evals.runner.reaper import enable_subreaper, runner_children
+from agentic_evals.runner.trials import TrialRun, TrialSettings, plan_case, run_trial
 
 if TYPE_CHECKING:
     from agentic_evals.contract.models import Fixture
@@ -39,12 +40,12 @@ def run_cases(
 def _serial(fixture: Fixture, runs: list[CaseRun], settings: TrialSettings) -> int | None:
     try:
         with interruptible():
+            # Trials never overlap, so whatever the runner did not have before is theirs.
+            before = runner_children() if enable_subreaper() else None
             for run in runs:
-                redactor = case_redactor(run.case, settings)
-                case_id = run.case_id(fixture)
+                plan = plan_case(run.case, run.case_id(fixture), settings)
                 for number in range(1, fixture.trials + 1):
-                    trial = run_trial(run.case, case_id, number, settings, redactor, exclusive=True)
-                    run.trials.append(trial)
+                    run.trials.append(run_trial(plan, number, settings, preexisting=before))
                 run.finished = True
     except Interrupted as stop:
         return stop.signum
@@ -89,10 +90,9 @@ def _submit(
 ) -> dict[Future[TrialRun], Slot]:
     futures: dict[Future[TrialRun], Slot] = {}
     for position, run in enumerate(runs):
-        redactor = case_redactor(run.case, settings)
-        case_id = run.case_id(fixture)
+        plan = plan_case(run.case, run.case_id(fixture), settings)
         for number in range(1, fixture.trials + 1):
-            future = pool.submit(run_trial, run.case, case_id, number, settings, redactor, cancel)
+            future = pool.submit(run_trial, plan, number, settings, cancel)
             futures[future] = (position, number)
     return futures
 

@@ -8,6 +8,7 @@ waiting on pipes and pidfds through one selector.
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 from collections.abc import Collection, Mapping
@@ -90,7 +91,7 @@ class TrialSupervisor:
             )
             self._terminate([self._leader, *self._handles.open(members)], grace, group=True)
         self._pump.drain(None)
-        self._sweep(grace)
+        self._sweep(grace, leader_gone=self._leader_exited())
         # Output may still be buffered in pipes whose writers were just killed.
         self._pump.drain(clock.monotonic() + _FINAL_DRAIN_SECONDS)
         self._reap()
@@ -113,9 +114,14 @@ class TrialSupervisor:
             if pipe is not None:
                 pipe.close()
 
-    def _sweep(self, grace: float) -> None:
+    def _leader_exited(self) -> bool:
+        # A pidfd is readable once its process has exited (even if not yet reaped).
+        readable, _, _ = select.select([self._leader.fd], [], [], 0)
+        return bool(readable)
+
+    def _sweep(self, grace: float, *, leader_gone: bool) -> None:
         for _ in range(_SWEEP_ROUNDS):
-            members = self._tracker.members()
+            members = self._tracker.members(leader_gone=leader_gone)
             self._handles.open(members)  # zombies too, so that they get reaped
             live = [p for p in members if is_live(p)]
             if not live:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +17,7 @@ from agentic_evals.runner.cancel import Cancellation
 from agentic_evals.runner.capture import CapturedStream
 from agentic_evals.runner.environment import trial_cwd, trial_environment
 from agentic_evals.runner.process import ProcessResult, run_process
+from agentic_evals.runner.reaper import Identity
 from agentic_evals.verdicts import trial_outcome
 
 EXCERPT_CHARS = 10_000
@@ -47,41 +50,72 @@ def _stats(stream: CapturedStream) -> StreamStats:
     )
 
 
-def case_redactor(case: Case, settings: TrialSettings) -> Redactor:
-    """Return the redactor for every trial of ``case``.
+@dataclass(frozen=True)
+class CasePlan:
+    """What every trial of one case shares, worked out once per case."""
 
-    Built once per case: the trial environments differ only in the run
-    markers, which are not secrets.
+    case: Case
+    case_id: str
+    cwd: Path
+    env: Mapping[str, str]
+    """The runner's environment plus the case's; markers are added per trial."""
+    redactor: Redactor
+    """Redacts the report; the markers differ per trial but are not secrets."""
+    executable: str | None
+    """The program found on ``PATH``, or None to let the spawn search."""
+
+
+def plan_case(case: Case, case_id: str, settings: TrialSettings) -> CasePlan:
+    """Return the shared part of every trial of ``case``."""
+    env = {**settings.base_env, **case.env}
+    cwd = trial_cwd(settings.fixture_dir, case.cwd)
+    return CasePlan(case, case_id, cwd, env, Redactor(env), find_program(case.command[0], env))
+
+
+def find_program(program: str, env: Mapping[str, str]) -> str | None:
+    """Resolve a bare program name on the trial's ``PATH``, as the spawn would.
+
+    Only when every ``PATH`` entry is absolute: a relative entry depends on
+    the trial's working directory, so the spawn must search itself. A path
+    with a slash, or a program not found, is left to the spawn too (it then
+    reports the error in its own words).
     """
-    return Redactor({**settings.base_env, **case.env})
+    if "/" in program:
+        return None
+    entries = env.get("PATH", os.defpath).split(os.pathsep)
+    if not all(os.path.isabs(entry) for entry in entries):
+        return None
+    return shutil.which(program, path=os.pathsep.join(entries))
 
 
 def run_trial(
-    case: Case,
-    case_id: str,
+    plan: CasePlan,
     number: int,
     settings: TrialSettings,
-    redactor: Redactor | None = None,
     cancel: Cancellation | None = None,
-    exclusive: bool = False,
+    preexisting: set[Identity] | None = None,
 ) -> TrialRun:
-    """Run trial ``number`` (from 1) of ``case`` and return its verdict."""
-    env = trial_environment(
-        settings.base_env, case.env, run_id=settings.run_id, case_name=case.name, trial=number
-    )
+    """Run trial ``number`` (from 1) of the planned case and return its verdict.
+
+    ``preexisting`` (the runner's children before a serial run) says that no
+    other trial runs meanwhile, which makes orphan attribution exact.
+    """
+    case = plan.case
+    env = trial_environment(plan.env, {}, run_id=settings.run_id, case_name=case.name, trial=number)
     result = run_process(
         case.command,
-        cwd=trial_cwd(settings.fixture_dir, case.cwd),
+        cwd=plan.cwd,
         env=env,
         timeout=case.timeout_seconds or settings.default_timeout,
         grace=settings.grace_seconds,
         stream_cap=settings.stream_cap,
         cancel=cancel,
-        exclusive=exclusive,
+        exclusive=preexisting is not None,
+        preexisting=preexisting,
+        executable=plan.executable,
     )
     try:
-        redactor = redactor or case_redactor(case, settings)
-        return _judge(case, f"{case_id}#{number}", result, settings, redactor)
+        return _judge(case, f"{plan.case_id}#{number}", result, settings, plan.redactor)
     finally:
         result.stdout.close()
         result.stderr.close()

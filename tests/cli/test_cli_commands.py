@@ -45,7 +45,39 @@ def test_validate_accepts_a_sound_fixture_and_many_paths(tmp_path: Path) -> None
     ]
     result = CliRunner().invoke(cli, ["validate", *paths, "-o", str(output)])
     assert result.exit_code == 0, result.output
-    assert json.loads(output.read_text()) == {"valid": True, "findings": []}
+    document = json.loads(output.read_text())
+    assert document["valid"] is True and document["findings"] == []
+    assert [f["path"] for f in document["files"]] == paths
+
+
+def test_validate_walks_folders_and_skips_other_documents(tmp_path: Path) -> None:
+    tree = tmp_path / "skills"
+    (tree / "a" / "fixtures").mkdir(parents=True)
+    (tree / "b" / "fixtures").mkdir(parents=True)
+    good = json.loads((SAMPLES / "failing-required.json").read_text())
+    (tree / "a" / "fixtures" / "agentic_eval.json").write_text(json.dumps(good))
+    (tree / "b" / "fixtures" / "custom-name.json").write_text(json.dumps(good))
+    (tree / "b" / "fixtures" / "agentic_eval_live.yaml").write_text("version: 2\n")
+    (tree / "b" / "fixtures" / "regressions.json").write_text('{"schema": "x", "cases": []}')
+    (tree / "b" / "fixtures" / "notes.json").write_text('{"anything": 1}')
+    output = tmp_path / "findings.json"
+    result = CliRunner().invoke(cli, ["validate", str(tree), "-o", str(output)])
+    assert result.exit_code == 2
+    document = json.loads(output.read_text())
+    verdicts = {Path(f["path"]).name: f["valid"] for f in document["files"]}
+    assert verdicts == {
+        "agentic_eval.json": True,
+        "custom-name.json": True,
+        "agentic_eval_live.yaml": False,
+    }
+    assert sorted(Path(p).name for p in document["skipped"]) == ["notes.json", "regressions.json"]
+    assert "3 fixture(s) checked, 1 rejected" in result.stderr
+
+
+def test_validate_of_a_folder_without_fixtures_is_invalid(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["validate", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "0 fixture(s) checked" in result.stderr
 
 
 def test_unknown_key_is_a_warning_and_an_error_under_strict(tmp_path: Path) -> None:
