@@ -9,6 +9,9 @@ import click
 
 from agentic_evals.reports.model import CaseReport, Report
 
+LIST_EVERY_CASE_UP_TO = 40
+"""Longer runs list only the cases that did not pass every trial."""
+
 _COLOURS = {
     "PASS": "green",
     "READY": "green",
@@ -60,8 +63,13 @@ def render_summary(
     """Return the summary: one line per case, then the totals and the verdict."""
     width = min(48, max((len(c.name) for c in report.cases), default=10))
     lines = [f"agentic-evals {report.runner.version}: {report.skill} ({report.source})"]
-    for case in report.cases:
+    # A long run lists what needs attention; the report has every case.
+    quiet = len(report.cases) > LIST_EVERY_CASE_UP_TO
+    shown = [c for c in report.cases if not quiet or c.outcome != "PASS" or c.flaky]
+    for case in shown:
         lines.extend(_case_line(case, colour, width))
+    if len(shown) < len(report.cases):
+        lines.append(f"  ... and {len(report.cases) - len(shown)} more cases passed every trial")
     counts = ", ".join(f"{n} {k}" for k, n in sorted(report.outcome_counts.items()) if n)
     rate = report.metrics.trial_pass_rate
     lines.append("")

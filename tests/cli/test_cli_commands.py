@@ -147,3 +147,22 @@ def test_summary_paints_verdicts_only_when_asked(tmp_path: Path) -> None:
     assert "readiness: NOT_READY (exit 1)" in plain
     assert click.style("NOT_READY", fg="red", bold=True) in painted
     assert click.unstyle(painted) == plain
+
+
+def test_a_long_run_lists_only_the_cases_that_need_attention(tmp_path: Path) -> None:
+    cases = [
+        {"name": f"c{i}", "type": "positive", "command": ["true" if i != 7 else "false"],
+         "expected": {"exit_code": 0}}
+        for i in range(45)
+    ]  # fmt: skip
+    fixture = tmp_path / "long.json"
+    fixture.write_text(
+        json.dumps({"version": 2, "skill": "long", "eval_kind": "runner_selftest", "trials": 2,
+                    "cases": cases})
+    )  # fmt: skip
+    result = CliRunner().invoke(cli, ["run", str(fixture)])
+    assert result.exit_code == 1
+    case_lines = [line for line in result.stdout.splitlines() if line.startswith("  ")]
+    assert case_lines[0].split()[:2] == ["FAIL", "c7"]
+    assert "  ... and 44 more cases passed every trial" in result.stdout
+    assert "cases: 45 (1 FAIL, 44 PASS)" in result.stdout
