@@ -82,3 +82,87 @@ INTERRUPTED: Final = "INTERRUPTED"
 MISSING_SYSTEM_TEST: Final = "MISSING_SYSTEM_TEST"
 ARTIFACT_TOO_LARGE: Final = "ARTIFACT_TOO_LARGE"
 ARTIFACT_UNREADABLE: Final = "ARTIFACT_UNREADABLE"
+
+# Skill-tree audit rules (`audit-skills`, SPEC section 9).
+EVAL_NO_POSTURE: Final = "EVAL001"
+EVAL_NOT_COMPOSED: Final = "EVAL002"
+EVAL_FRONT_MATTER: Final = "EVAL003"
+EVAL_FENCED_FRONT_MATTER: Final = "EVAL004"
+EVAL_FIXTURE_INVALID: Final = "EVAL005"
+EVAL_FIXTURE_GATED: Final = "EVAL006"
+EVAL_SCAFFOLD_ONLY: Final = "EVAL007"
+EVAL_LEGACY_FIXTURE: Final = "EVAL008"
+
+EVAL_RULES: Final[dict[str, str]] = {
+    EVAL_NO_POSTURE: "a skill with a runtime surface (run.sh, sanity.sh) needs an eval posture",
+    EVAL_NOT_COMPOSED: "a skill should list agentic-evals in its front matter's composes",
+    EVAL_FRONT_MATTER: "SKILL.md must start with well-formed YAML front matter",
+    EVAL_FENCED_FRONT_MATTER: "front matter inside a code fence is read, but is not standard",
+    EVAL_FIXTURE_INVALID: "every eval fixture of the skill must load",
+    EVAL_FIXTURE_GATED: "every eval fixture of the skill must pass the load-time gates",
+    EVAL_SCAFFOLD_ONLY: "a scaffold fixture is a first step: strengthen it into a real evaluation",
+    EVAL_LEGACY_FIXTURE: "a version 1 fixtures/eval.json is not run by agentic-evals: migrate it",
+}
+
+# Journey planning (`plan-journeys`, SPEC section 9).
+JOURNEY_SELECTOR: Final = "AE-JOURNEY-SELECTOR"
+JOURNEY_REFERENCE: Final = "AE-JOURNEY-REFERENCE"
+JOURNEY_UNKNOWN_CLAIM: Final = "AE-JOURNEY-UNKNOWN-CLAIM"
+JOURNEY_UNKNOWN_SEAM: Final = "AE-JOURNEY-UNKNOWN-SEAM"
+JOURNEY_UNOBSERVED: Final = "AE-JOURNEY-UNOBSERVED"
+
+JOURNEY_RULES: Final[dict[str, str]] = {
+    JOURNEY_SELECTOR: "controls are named by stable QID only; selector fallbacks are rejected",
+    JOURNEY_REFERENCE: "a state graph transition must join declared states",
+    JOURNEY_UNKNOWN_CLAIM: "a requirement's claim_ids should name the fixture's capability claims",
+    JOURNEY_UNKNOWN_SEAM: "a requirement's seam_ids should name the fixture's seams",
+    JOURNEY_UNOBSERVED: "a state graph transition should use a control the inventory observed",
+}
+
+# Capability claims (SPEC sections 4 to 6): load-time findings.
+CLAIM_REPRESENTATION: Final = "AE-CLAIM-REPRESENTATION"
+CLAIM_SEAM: Final = "AE-CLAIM-SEAM"
+CLAIM_EXEMPTION: Final = "AE-CLAIM-EXEMPTION"
+CLAIM_ADMISSION: Final = "AE-CLAIM-ADMISSION"
+
+CLAIM_RULES: Final[dict[str, str]] = {
+    CLAIM_REPRESENTATION: "a case's representation must be one of its value-bearing claim's matrix",
+    CLAIM_SEAM: "a value-bearing claim needs a critical seam of type value-representation",
+    CLAIM_EXEMPTION: "an exemption needs evidence_class, reason_code, justification, owner and "
+    "a date in expires; an incomplete one is ignored at run time",
+    CLAIM_ADMISSION: "admitted evidence must pin a hash of a case that supports the claim",
+}
+
+# Why a case declaring a live class was downgraded (case `evidence_disqualifiers`).
+LIVE_MOCKED: Final = "LIVE_MOCKED"
+LIVE_USES_STUB: Final = "LIVE_USES_STUB"
+LIVE_STUB_INPUT: Final = "LIVE_STUB_INPUT"
+LIVE_NO_ENTRYPOINT: Final = "LIVE_NO_ENTRYPOINT"
+LIVE_NO_READBACK: Final = "LIVE_NO_READBACK"
+LIVE_ASK_NOT_EXECUTED: Final = "LIVE_ASK_NOT_EXECUTED"
+LIVE_ASK_NO_RUN_ARTIFACT: Final = "LIVE_ASK_NO_RUN_ARTIFACT"
+
+DISQUALIFIER_RULES: Final[dict[str, str]] = {
+    LIVE_MOCKED: "the case declares mocked: true",
+    LIVE_USES_STUB: "the case declares uses_stub: true",
+    LIVE_STUB_INPUT: "the command feeds itself inputs under fixtures/",
+    LIVE_NO_ENTRYPOINT: "no simple command of the command reaches a production entrypoint",
+    LIVE_NO_READBACK: "no independent readback oracle (artifacts, workspace_changes, "
+    "readback: true, or a claim-specific stdout_excludes entry)",
+    LIVE_ASK_NOT_EXECUTED: "a browser-driven ask workflow that lacks --execute only compiles",
+    LIVE_ASK_NO_RUN_ARTIFACT: "a browser-driven ask workflow must read back browser/provider "
+    "run artifacts",
+}
+
+# Why a supporting case cannot fill a claim's slot (capability_readiness evidence).
+NOT_REQUIRED_CASE: Final = "NOT_REQUIRED_CASE"
+NOT_ADMITTED: Final = "NOT_ADMITTED"
+TEST_SOURCE_CHANGED: Final = "TEST_SOURCE_CHANGED"
+ORACLE_CHANGED: Final = "ORACLE_CHANGED"
+SHARED_LIVE_CASE: Final = "SHARED_LIVE_CASE"
+
+# Why an exemption is ignored at run time.
+EXEMPTION_EXPIRED: Final = "EXPIRED"
+EXEMPTION_INCOMPLETE: Final = "INCOMPLETE"
+EXEMPTION_BAD_EXPIRES: Final = "INVALID_EXPIRES"
+EXEMPTION_CLASS_NOT_REQUIRED: Final = "CLASS_NOT_REQUIRED"

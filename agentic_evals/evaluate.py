@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from agentic_evals import clock
+from agentic_evals.claims.models import Tier
 from agentic_evals.contract.commands import skill_root
 from agentic_evals.contract.load import LoadResult
 from agentic_evals.contract.models import Case, Fixture
@@ -44,6 +45,10 @@ class RunOptions:
     """The runner environment to start from (default: this process's)."""
     jobs: int = 1
     """Trials run at once; 1 runs them one after another."""
+    tier: Tier = "unit"
+    """The qualification tier of the environment the run happens in (SPEC section 6)."""
+    require_system_test: bool = False
+    """Block required cases that must reach ``system_test`` and did not (MISSING_SYSTEM_TEST)."""
 
 
 class Evaluation(NamedTuple):
@@ -112,6 +117,8 @@ def evaluate(loaded: LoadResult, options: RunOptions | None = None) -> Evaluatio
         duration_ms=round((clock.monotonic() - started) * 1000),
         focused=list(options.focus) or None,
         interrupted_by=interrupted_by,
+        tier=options.tier,
+        require_system_test=options.require_system_test,
     )
     if options.shard is not None:
         report = report.model_copy(update={"shard": options.shard.info()})

@@ -11,6 +11,7 @@ import ast
 import inspect
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel
@@ -139,3 +140,89 @@ def dump_schema(schema: dict[str, Any]) -> str:
 
 def _document(body: dict[str, Any], schema_id: str, title: str) -> dict[str, Any]:
     return {**body, "$schema": DRAFT, "$id": schema_id, "title": title}
+
+
+def _schema_id(name: str) -> str:
+    return f"https://agentic-evals.dev/schemas/{name}"
+
+
+def _input_schema(model: type[BaseModel], name: str, title: str) -> dict[str, Any]:
+    """A document people (or crawlers) write: ``null`` is no value for optional fields."""
+    body = model.model_json_schema(
+        by_alias=True, mode="validation", schema_generator=FixtureSchemaGenerator
+    )
+    return _document(_with_descriptions(body, model), _schema_id(name), title)
+
+
+def _output_schema(model: type[BaseModel], name: str, title: str) -> dict[str, Any]:
+    """A document the tool writes (serialization mode, by alias)."""
+    body = model.model_json_schema(by_alias=True, mode="serialization")
+    return _document(_with_descriptions(body, model), _schema_id(name), title)
+
+
+def requirements_schema() -> dict[str, Any]:
+    """Return the JSON Schema of a requirements document (``agentic_evals.requirements.v1``)."""
+    from agentic_evals.fleet.journeys.inputs import RequirementsDocument
+
+    title = "agentic-evals requirements (agentic_evals.requirements.v1)"
+    return _input_schema(RequirementsDocument, "requirements.schema.json", title)
+
+
+def interaction_inventory_schema() -> dict[str, Any]:
+    """Return the JSON Schema of an interaction inventory (observed controls by QID)."""
+    from agentic_evals.fleet.journeys.inputs import InteractionInventory
+
+    title = "agentic-evals interaction inventory (agentic_evals.interaction_inventory.v1)"
+    return _input_schema(InteractionInventory, "interaction_inventory.schema.json", title)
+
+
+def state_graph_schema() -> dict[str, Any]:
+    """Return the JSON Schema of a state graph (states and transitions by QID)."""
+    from agentic_evals.fleet.journeys.inputs import StateGraph
+
+    title = "agentic-evals state graph (agentic_evals.state_graph.v1)"
+    return _input_schema(StateGraph, "state_graph.schema.json", title)
+
+
+def skills_audit_schema() -> dict[str, Any]:
+    """Return the JSON Schema of ``audit-skills`` output (``agentic_evals.skills_audit.v1``)."""
+    from agentic_evals.fleet.models import SkillsAudit
+
+    title = "agentic-evals skill-tree audit (agentic_evals.skills_audit.v1)"
+    return _output_schema(SkillsAudit, "skills_audit.schema.json", title)
+
+
+def scaffold_receipt_schema() -> dict[str, Any]:
+    """Return the JSON Schema of the ``apply-scaffolds`` receipt."""
+    from agentic_evals.fleet.models import ScaffoldReceipt
+
+    title = "agentic-evals scaffold receipt (agentic_evals.scaffold_receipt.v1)"
+    return _output_schema(ScaffoldReceipt, "scaffold_receipt.schema.json", title)
+
+
+def journey_plan_schema() -> dict[str, Any]:
+    """Return the JSON Schema of a ``plan-journeys`` plan (``agentic_evals.journey_plan.v1``)."""
+    from agentic_evals.fleet.journeys.plan_models import JourneyPlan
+
+    title = "agentic-evals journey plan (agentic_evals.journey_plan.v1)"
+    return _output_schema(JourneyPlan, "journey_plan.schema.json", title)
+
+
+def journey_scaffold_schema() -> dict[str, Any]:
+    """Return the JSON Schema of the ``plan-journeys --scaffold-output`` fragment."""
+    from agentic_evals.fleet.journeys.plan_models import JourneyScaffold
+
+    title = "agentic-evals journey scaffold fragment (agentic_evals.journey_scaffold.v1)"
+    return _output_schema(JourneyScaffold, "journey_scaffold.schema.json", title)
+
+
+FLEET_SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
+    "requirements.schema.json": requirements_schema,
+    "interaction_inventory.schema.json": interaction_inventory_schema,
+    "state_graph.schema.json": state_graph_schema,
+    "skills_audit.schema.json": skills_audit_schema,
+    "scaffold_receipt.schema.json": scaffold_receipt_schema,
+    "journey_plan.schema.json": journey_plan_schema,
+    "journey_scaffold.schema.json": journey_scaffold_schema,
+}
+"""The fleet tools' documents: file name under ``schemas/`` -> generator."""

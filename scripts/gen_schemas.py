@@ -1,4 +1,4 @@
-"""Write schemas/fixture.schema.json and schemas/report.schema.json from the models.
+"""Write schemas/*.schema.json (fixture, report and the fleet tools' documents) from the models.
 
 Usage: python scripts/gen_schemas.py [--check]
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from agentic_evals.schemas_gen import dump_schema, fixture_schema, report_schema
+from agentic_evals.schemas_gen import FLEET_SCHEMAS, dump_schema, fixture_schema, report_schema
 
 SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"
 
@@ -21,6 +21,7 @@ def main(argv: list[str]) -> int:
     for name, schema in (
         ("fixture.schema.json", fixture_schema()),
         ("report.schema.json", report_schema()),
+        *((name, generate()) for name, generate in FLEET_SCHEMAS.items()),
     ):
         target = SCHEMAS / name
         text = dump_schema(schema)

@@ -22,8 +22,9 @@ def test_report_v2_top_level_fields() -> None:
         "schema", "source", "skill", "eval_kind", "run_id", "fixture_sha256", "repo", "runner",
         "live", "mocked", "proof_scope", "claims", "what_was_exercised", "what_remains_unverified",
         "readiness", "case_readiness", "capability_readiness", "claims_coverage", "focused_cases",
-        "interrupted", "shard", "generated_at", "duration_ms", "trials_per_case", "case_count",
-        "required_case_count", "outcome_counts", "trial_count", "warnings", "metrics", "cases",
+        "interrupted", "qualification", "shard", "generated_at", "duration_ms", "trials_per_case",
+        "case_count", "required_case_count", "outcome_counts", "trial_count", "warnings", "metrics",
+        "cases",
     }  # fmt: skip
 
 
@@ -48,3 +49,31 @@ def test_report_v2_shard_fields() -> None:
 
 def test_every_case_outcome_is_counted() -> None:
     assert set(CASE_OUTCOMES) == {"PASS", "FAIL", "BLOCKED", "NOT_TESTED"}
+
+
+def test_report_v2_capability_readiness_and_qualification_fields() -> None:
+    from agentic_evals.claims.models import (
+        CapabilityReadiness,
+        ClaimEvidence,
+        ClaimReadiness,
+        QualificationReport,
+    )
+
+    assert aliases(CapabilityReadiness) == {
+        "aggregate_readiness", "critical_claim_count", "critical_claims_proven", "claims",
+    }  # fmt: skip
+    assert aliases(ClaimReadiness) == {
+        "id", "description", "criticality", "claim_semantics", "domain_profile",
+        "evidence_required", "verdict", "per_class", "class_cases", "missing_evidence",
+        "exempt_evidence", "ignored_exemptions", "unqualified_live_cases", "supporting_cases",
+        "requires_requalification", "shared_live_cases", "required_representations",
+        "missing_representations", "value_representation_seam", "independence", "threats",
+        "evidence",
+    }  # fmt: skip
+    assert aliases(ClaimEvidence) == {
+        "case", "type", "declared_evidence_class", "effective_evidence_class", "live_qualified",
+        "representation", "ineligible", "threat",
+    }  # fmt: skip
+    assert aliases(QualificationReport) == {
+        "run_tier", "require_system_test", "passed_at", "not_passed", "missing_system_test",
+    }  # fmt: skip

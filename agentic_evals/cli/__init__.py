@@ -40,6 +40,18 @@ def _register() -> None:
     cli.add_command(schema_cmd.schema)
     cli.add_command(merge_cmd.merge)
 
+    from agentic_evals.cli import (
+        apply_scaffolds_cmd,
+        audit_skills_cmd,
+        plan_journeys_cmd,
+        scaffold_cmd,
+    )
+
+    cli.add_command(audit_skills_cmd.audit_skills)
+    cli.add_command(scaffold_cmd.scaffold_fixture)
+    cli.add_command(apply_scaffolds_cmd.apply_scaffolds)
+    cli.add_command(plan_journeys_cmd.plan_journeys)
+
 
 _register()
 

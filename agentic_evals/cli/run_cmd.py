@@ -5,11 +5,15 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from agentic_evals.cli._exit import finish
 from agentic_evals.exitcodes import ExitCode
+
+if TYPE_CHECKING:
+    from agentic_evals.claims.models import Tier
 
 
 @click.command(
@@ -67,6 +71,20 @@ from agentic_evals.exitcodes import ExitCode
     show_default=True,
     help="Trials run at once; the report is the same as a serial run's.",
 )
+@click.option(
+    "--tier",
+    type=click.Choice(["system_test", "full_integration", "simulated", "unit", "not_required"]),
+    default="unit",
+    show_default=True,
+    help="Qualification tier of the environment this run happens in; a passing case reaches "
+    "the lower of it and its own qualification.required_up_to.",
+)
+@click.option(
+    "--require-system-test",
+    is_flag=True,
+    help="A required case whose required_up_to is system_test and that did not reach it "
+    "is BLOCKED (MISSING_SYSTEM_TEST), even if it passed.",
+)
 def run(
     fixture: Path,
     output: Path | None,
@@ -77,6 +95,8 @@ def run(
     shard_total: int | None,
     timeout_seconds: float,
     jobs: int,
+    tier: Tier,
+    require_system_test: bool,
 ) -> None:
     """Load and gate FIXTURE, run every case over its trials, judge readiness."""
     from agentic_evals.contract.load import load_fixture
@@ -96,7 +116,14 @@ def run(
         click.echo(f"{fixture}: rejected; nothing was run", err=True)
         finish(ExitCode.INVALID)
     try:
-        options = RunOptions(timeout_seconds=timeout_seconds, focus=focus, shard=shard, jobs=jobs)
+        options = RunOptions(
+            timeout_seconds=timeout_seconds,
+            focus=focus,
+            shard=shard,
+            jobs=jobs,
+            tier=tier,
+            require_system_test=require_system_test,
+        )
         evaluation = evaluate(loaded, options)
     except UnknownCaseError as error:
         raise click.BadParameter(

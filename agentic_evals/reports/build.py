@@ -7,6 +7,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from agentic_evals import __version__, clock, codes
+from agentic_evals.claims.models import Tier
+from agentic_evals.claims.qualification import LiveQualification, qualify_cases
+from agentic_evals.claims.readiness import capability_readiness
+from agentic_evals.claims.tiers import DEFAULT_RUN_TIER, apply_system_test, qualification_report
 from agentic_evals.contract.models import Case, Fixture
 from agentic_evals.metrics import build_metrics
 from agentic_evals.provenance import oracle_sha256, repo_info, sha256_bytes, test_source_sha256
@@ -19,7 +23,7 @@ from agentic_evals.reports.model import (
     RunnerInfo,
     TrialReport,
 )
-from agentic_evals.verdicts import case_outcome, case_problems, case_readiness
+from agentic_evals.verdicts import case_outcome, case_problems, case_readiness, worse
 
 if TYPE_CHECKING:
     from agentic_evals.contract.load import LoadResult
@@ -47,7 +51,7 @@ def _outcome_counts(cases: list[CaseReport]) -> dict[str, int]:
     return {outcome: counted.get(outcome, 0) for outcome in CASE_OUTCOMES}
 
 
-def _case_report(run: CaseRun, fixture: Fixture) -> CaseReport:
+def _case_report(run: CaseRun, fixture: Fixture, qualified: LiveQualification) -> CaseReport:
     trials: list[TrialReport] = [t.report for t in run.trials]
     problems = case_problems([t.problems for t in trials])
     if run.finished:
@@ -61,7 +65,6 @@ def _case_report(run: CaseRun, fixture: Fixture) -> CaseReport:
         )
     passed = sum(1 for t in trials if t.outcome == "PASS")
     case = run.case
-    declared = case.evidence_class or "live_e2e"
     return CaseReport(
         case_id=run.case_id(fixture),
         name=case.name,
@@ -71,10 +74,10 @@ def _case_report(run: CaseRun, fixture: Fixture) -> CaseReport:
         flaky=flaky,
         problems=problems,
         argv=redact_argv(case.command),
-        declared_evidence_class=declared,
-        effective_evidence_class=declared,
-        live_qualified=False,
-        evidence_disqualifiers=[],
+        declared_evidence_class=qualified.declared,
+        effective_evidence_class=qualified.effective,
+        live_qualified=qualified.live_qualified,
+        evidence_disqualifiers=list(qualified.disqualifiers),
         supports_claims=list(case.supports_claims),
         seams=list(case.seams),
         test_source_sha256=test_source_sha256(run.raw),
@@ -86,6 +89,25 @@ def _case_report(run: CaseRun, fixture: Fixture) -> CaseReport:
     )
 
 
+def _judged_cases(
+    fixture: Fixture, loaded: LoadResult, runs: list[CaseRun], tier: Tier, require: bool
+) -> list[tuple[CaseReport, Case]]:
+    """Each run's case report (live-qualified, held to the system-test rule) with its case."""
+    qualified = qualify_cases(fixture, loaded.path.resolve().parent)
+    return [
+        (
+            apply_system_test(
+                _case_report(run, fixture, qualified[run.case.name]),
+                run.case,
+                tier,
+                require=require,
+            ),
+            run.case,
+        )
+        for run in runs
+    ]
+
+
 def build_report(
     loaded: LoadResult,
     runs: list[CaseRun],
@@ -94,14 +116,22 @@ def build_report(
     duration_ms: int,
     focused: list[str] | None,
     interrupted_by: int | None,
+    tier: Tier = DEFAULT_RUN_TIER,
+    require_system_test: bool = False,
 ) -> Report:
-    """Return the report of a run over ``runs``."""
+    """Return the report of a run over ``runs`` at qualification ``tier`` (SPEC 6).
+
+    The gate ``readiness`` is the worse of case and (with claims) claim readiness.
+    """
     import signal
 
     fixture = loaded.fixture
     assert fixture is not None
-    cases = [_case_report(run, fixture) for run in runs]
+    pairs = _judged_cases(fixture, loaded, runs, tier, require_system_test)
+    cases = [report for report, _ in pairs]
     readiness = case_readiness(cases)
+    capability = capability_readiness(fixture, pairs, today=clock.today(), now=clock.utc_now())
+    gate = readiness if capability is None else worse(readiness, capability.aggregate_readiness)
     coverage = {
         claim.id: [c.name for c in cases if claim.id in c.supports_claims]
         for claim in fixture.capability_claims
@@ -120,12 +150,13 @@ def build_report(
         claims=fixture.claims.model_dump(exclude_unset=True) if fixture.claims else None,
         what_was_exercised=fixture.what_was_exercised,
         what_remains_unverified=fixture.what_remains_unverified,
-        readiness=readiness,
+        readiness=gate,
         case_readiness=readiness,
-        capability_readiness=None,
+        capability_readiness=capability,
         claims_coverage=coverage,
         focused_cases=focused,
         interrupted=signal.Signals(interrupted_by).name if interrupted_by else None,
+        qualification=qualification_report(pairs, tier, require=require_system_test),
         generated_at=clock.utc_now().isoformat(timespec="seconds"),
         duration_ms=duration_ms,
         trials_per_case=fixture.trials,

@@ -36,10 +36,12 @@ from typing import NamedTuple
 from pydantic import ValidationError
 
 from agentic_evals import clock
+from agentic_evals.claims.readiness import merge_capability
+from agentic_evals.claims.tiers import merge_qualification
 from agentic_evals.metrics import build_metrics
 from agentic_evals.reports.model import CASE_OUTCOMES, REPORT_SCHEMA, CaseReport, Report
 from agentic_evals.shard import Shard, fixture_position, shard_size
-from agentic_evals.verdicts import case_readiness
+from agentic_evals.verdicts import case_readiness, worse
 
 
 class MergeError(ValueError):
@@ -206,9 +208,10 @@ def _combine(files: Sequence[ReportFile], cases: list[CaseReport]) -> Report:
     reports = [file.report for file in files]
     first = reports[0]
     readiness = case_readiness(cases)
-    # Hook: capability readiness (SPEC section 4) is not computed yet, by run or
-    # merge. When it is, compute it here from the merged cases, as a full run
-    # does, and fold it into ``readiness`` with verdicts.worse.
+    # Capability readiness (SPEC section 4) is recomputed from the merged cases,
+    # as a full run does, from the claims' evidence the shards reported.
+    capability = merge_capability([report.capability_readiness for report in reports], cases)
+    gate = readiness if capability is None else worse(readiness, capability.aggregate_readiness)
     claim_ids = dict.fromkeys(claim for report in reports for claim in report.claims_coverage)
     return Report(
         source=first.source,
@@ -224,15 +227,16 @@ def _combine(files: Sequence[ReportFile], cases: list[CaseReport]) -> Report:
         claims=first.claims,
         what_was_exercised=first.what_was_exercised,
         what_remains_unverified=first.what_remains_unverified,
-        readiness=readiness,
+        readiness=gate,
         case_readiness=readiness,
-        capability_readiness=None,
+        capability_readiness=capability,
         claims_coverage={
             claim: [case.name for case in cases if claim in case.supports_claims]
             for claim in claim_ids
         },
         focused_cases=_focused(reports),
         interrupted=next((r.interrupted for r in reports if r.interrupted), None),
+        qualification=merge_qualification([report.qualification for report in reports], cases),
         shard=None,
         generated_at=clock.utc_now().isoformat(timespec="seconds"),
         duration_ms=max(report.duration_ms for report in reports),

@@ -8,6 +8,7 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
+from agentic_evals.claims.models import CapabilityReadiness, QualificationReport
 from agentic_evals.contract.findings import Finding
 
 REPORT_SCHEMA: Final = "agentic_evals.report.v2"
@@ -228,14 +229,16 @@ class Report(_Out):
     """The gate: the worse of case and capability readiness."""
     case_readiness: Readiness
     """Readiness over required cases."""
-    capability_readiness: dict[str, JsonValue] | None
-    """Readiness per capability claim; null when no claims are declared."""
+    capability_readiness: CapabilityReadiness | None
+    """Readiness per capability claim (SPEC section 4); null when no claims are declared."""
     claims_coverage: dict[str, list[str]]
     """Claim id to the names of the cases that support it."""
     focused_cases: list[str] | None
     """Cases selected with --case; null for a full run."""
     interrupted: str | None = None
     """Signal name when the run was interrupted (unfinished cases NOT_TESTED)."""
+    qualification: QualificationReport | None = None
+    """Cases by the highest qualification tier they passed at (SPEC section 6)."""
     shard: ShardInfo | None = None
     """The shard this run covered (``--shard K/N``); null for a full, focused or merged run."""
     generated_at: str

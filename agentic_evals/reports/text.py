@@ -53,6 +53,30 @@ def _case_line(case: CaseReport, colour: bool, width: int) -> list[str]:
     return lines
 
 
+def _claim_lines(report: Report, colour: bool) -> list[str]:
+    """The capability claims: the aggregate, then every claim not PROVEN and why."""
+    block = report.capability_readiness
+    if block is None:
+        return []
+    lines = [
+        f"claims: {block.critical_claims_proven}/{block.critical_claim_count} critical PROVEN; "
+        f"capability readiness {_paint(block.aggregate_readiness, colour)}"
+    ]
+    for claim in block.claims:
+        if claim.verdict == "PROVEN":
+            continue
+        why = []
+        if claim.missing_evidence:
+            why.append("missing " + ", ".join(claim.missing_evidence))
+        if claim.missing_representations:
+            why.append("no adversarial case for " + ", ".join(claim.missing_representations))
+        if claim.unqualified_live_cases:
+            why.append("downgraded live: " + ", ".join(claim.unqualified_live_cases))
+        reason = f" ({'; '.join(why)})" if why else ""
+        lines.append(f"  {claim.verdict} {claim.id} [{claim.criticality}]{reason}")
+    return lines
+
+
 def render_summary(
     report: Report,
     *,
@@ -81,6 +105,7 @@ def render_summary(
         )
     else:
         lines.append("trials: none ran")
+    lines.extend(_claim_lines(report, colour))
     if report.metrics.flaky_cases:
         lines.append("flaky: " + ", ".join(report.metrics.flaky_cases))
     hallucinated = report.metrics.hallucinated_success

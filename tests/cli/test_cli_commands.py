@@ -166,3 +166,12 @@ def test_a_long_run_lists_only_the_cases_that_need_attention(tmp_path: Path) -> 
     assert case_lines[0].split()[:2] == ["FAIL", "c7"]
     assert "  ... and 44 more cases passed every trial" in result.stdout
     assert "cases: 45 (1 FAIL, 44 PASS)" in result.stdout
+
+
+def test_summary_says_which_claims_are_not_proven_and_why() -> None:
+    fixture = REPO / "tests" / "claims" / "selftest" / "det_only_missing_live.json"
+    result = CliRunner().invoke(cli, ["run", str(fixture)])
+    assert result.exit_code == 1
+    assert "claims: 0/1 critical PROVEN; capability readiness USABLE_WITH_GAPS" in result.stdout
+    assert "  PARTIALLY_PROVEN demo.core [critical] (missing live_e2e)" in result.stdout
+    assert result.stdout.rstrip().endswith("readiness: USABLE_WITH_GAPS (exit 1)")

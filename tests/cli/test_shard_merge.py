@@ -177,14 +177,20 @@ def test_merge_report_only_exits_0_and_json_can_go_to_stdout(shard_run: ShardRun
 
 def test_merge_of_a_ready_fixture_exits_0(tmp_path: Path) -> None:
     fixture = tmp_path / "ready.json"
-    fixture.write_text(json.dumps(fixture_document([CASES[0], CASES[5]])))
+    document = fixture_document([{**CASES[0], "evidence_class": "deterministic"}, CASES[5]])
+    document["capability_claims"][0]["evidence_required"] = ["deterministic"]
+    fixture.write_text(json.dumps(document))
     reports = []
     for k in (1, 2):
         reports.append(str(tmp_path / f"r{k}.json"))
-        assert invoke("run", str(fixture), "--shard", f"{k}/2", "-o", reports[-1]).exit_code == 0
+        assert invoke("run", str(fixture), "--shard", f"{k}/2", "-o", reports[-1]).exit_code == (
+            0 if k == 1 else 1  # shard 2 holds no case of the claim: alone it proves nothing
+        )
     result = invoke("merge", *reports, "-o", str(tmp_path / "merged.json"))
     assert result.exit_code == 0, result.output
-    assert load(tmp_path / "merged.json")["readiness"] == "READY"
+    merged = load(tmp_path / "merged.json")
+    assert merged["readiness"] == "READY"
+    assert merged["capability_readiness"]["claims"][0]["verdict"] == "PROVEN"
 
 
 def test_merge_recomputes_interruption_duration_and_warnings(
@@ -210,9 +216,11 @@ def test_merge_of_focused_reports_keeps_the_given_order(
     reports = []
     for name in ("f-passes", "a-passes"):
         reports.append(str(tmp_path / f"{name}.json"))
-        args = ("run", str(shard_run.fixture), "--case", name, "-o", reports[-1])
+        # --report-only: a focused run cannot prove the fixture's claim, so it is never READY.
+        args = ("run", str(shard_run.fixture), "--case", name, "-o", reports[-1], "--report-only")
         assert invoke(*args).exit_code == 0
-    assert invoke("merge", *reports, "-o", str(tmp_path / "m.json")).exit_code == 0
+    merge = ("merge", *reports, "-o", str(tmp_path / "m.json"), "--report-only")
+    assert invoke(*merge).exit_code == 0
     merged = load(tmp_path / "m.json")
     assert merged["focused_cases"] == ["f-passes", "a-passes"]
     assert [c["name"] for c in merged["cases"]] == ["f-passes", "a-passes"]
@@ -271,10 +279,12 @@ def test_shard_from_flag_or_ci_environment(
 def test_a_focused_run_ignores_the_ci_shard(shard_run: ShardRun, tmp_path: Path) -> None:
     output = tmp_path / "r.json"
     env = {"CI_NODE_INDEX": "2", "CI_NODE_TOTAL": "3"}
-    result = invoke("run", str(shard_run.fixture), "--case", "a-passes", "-o", str(output), env=env)
+    args = ("run", str(shard_run.fixture), "--case", "a-passes", "-o", str(output), "--report-only")
+    result = invoke(*args, env=env)
     assert result.exit_code == 0, result.output
     report = load(output)
     assert (report["shard"], report["focused_cases"]) == (None, ["a-passes"])
+    assert report["cases"][0]["outcome"] == "PASS"
 
 
 def test_trials_never_see_the_shard_variables(tmp_path: Path) -> None:
@@ -290,7 +300,9 @@ def test_trials_never_see_the_shard_variables(tmp_path: Path) -> None:
         "expected": {"exit_code": 0, "stdout_contains": ["[]"]},
     }
     fixture = tmp_path / "probe.json"
-    fixture.write_text(json.dumps(fixture_document([probe])))
+    document = fixture_document([probe])
+    del document["capability_claims"]  # exit 0 below means: the probe passed
+    fixture.write_text(json.dumps(document))
     for env in (
         {"CI_NODE_INDEX": "1", "CI_NODE_TOTAL": "1"},
         {"JOB_COMPLETION_INDEX": "0", "AGENTIC_EVALS_SHARD_TOTAL": "1"},

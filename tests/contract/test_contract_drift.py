@@ -16,6 +16,7 @@ from agentic_evals.contract.yaml_io import read_document
 from agentic_evals.schemas_gen import (
     DRAFT,
     FIXTURE_SCHEMA_ID,
+    FLEET_SCHEMAS,
     REPORT_SCHEMA_ID,
     dump_schema,
     fixture_schema,
@@ -36,7 +37,11 @@ SCHEMA_ONLY = {"null_optional.json"}
 
 @pytest.mark.parametrize(
     ("name", "generate"),
-    [("fixture.schema.json", fixture_schema), ("report.schema.json", report_schema)],
+    [
+        ("fixture.schema.json", fixture_schema),
+        ("report.schema.json", report_schema),
+        *FLEET_SCHEMAS.items(),
+    ],
 )
 def test_committed_schemas_are_regenerated_byte_for_byte(name: str, generate: object) -> None:
     committed = (SCHEMAS / name).read_bytes()
@@ -48,6 +53,10 @@ def test_schemas_declare_draft_and_id() -> None:
     for schema, schema_id in (
         (fixture_schema(), FIXTURE_SCHEMA_ID),
         (report_schema(), REPORT_SCHEMA_ID),
+        *(
+            (generate(), f"https://agentic-evals.dev/schemas/{name}")
+            for name, generate in FLEET_SCHEMAS.items()
+        ),
     ):
         assert schema["$schema"] == DRAFT and schema["$id"] == schema_id and schema["title"]
         jsonschema.Draft202012Validator.check_schema(schema)

@@ -100,9 +100,14 @@ def test_value_bearing_claim_needs_domain_profile(
     write_fixture: WriteFixture, base_doc: dict[str, Any]
 ) -> None:
     base_doc["capability_claims"] = [{**CLAIM, "claim_semantics": "value_bearing"}]
-    assert found(write_fixture, base_doc) == {("AE-SCHEMA-CLAIM", "/capability_claims/0", "error")}
+    # Without a value-representation seam it also warns (see tests/claims/test_claim_rules.py).
+    seam = ("AE-CLAIM-SEAM", "/capability_claims/0", "warning")
+    assert found(write_fixture, base_doc) == {
+        ("AE-SCHEMA-CLAIM", "/capability_claims/0", "error"),
+        seam,
+    }
     base_doc["capability_claims"][0]["domain_profile"] = "json-scalar-v1"
-    assert found(write_fixture, base_doc) == set()
+    assert found(write_fixture, base_doc) == {seam}
 
 
 @pytest.mark.parametrize("required", [{}, {"live_e2e": False, "deterministic": False}])

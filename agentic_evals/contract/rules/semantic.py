@@ -16,6 +16,7 @@ from jsonpointer import JsonPointer, JsonPointerException
 
 from agentic_evals import codes
 from agentic_evals.contract.findings import Finding, Severity
+from agentic_evals.contract.rules.claims import claim_findings
 
 Parts = list[str | int]
 _COMPARISONS = ("equals", "equals_artifact", "is_artifact")
@@ -33,6 +34,7 @@ def semantic_findings(document: object, fixture_dir: Path) -> list[Finding]:
     found += _duplicates(document, "seams", "seam_id", "seam id")
     found += _references(document)
     found += _claims(document)
+    found += claim_findings(document)
     workspace = document.get("workspace")
     found += _workspace(workspace, ["workspace"], depth)
     for index, case in _entries(document, "cases"):

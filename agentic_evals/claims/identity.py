@@ -1,0 +1,90 @@
+"""Evidence identity: which case may fill which claim's slot (SPEC section 4). Pure.
+
+Admitted evidence. A claim's ``admitted_evidence`` pins, per case, the
+``test_source_sha256`` (the case without ``expected``) and ``oracle_sha256``
+(its ``expected``) admitted for it. Once a claim lists admitted evidence, the
+list is the whole admission: a supporting case that is not listed is
+``NOT_ADMITTED``, and a listed case whose current hash differs from a pinned
+one is ``TEST_SOURCE_CHANGED`` or ``ORACLE_CHANGED``. Either way the case
+cannot fill the claim's slot until it is (re-)admitted; the report lists it in
+``requires_requalification``. Editing an expectation to match broken output
+changes ``oracle_sha256``, so it cannot silently keep a claim PROVEN. A hash an
+entry leaves out is not pinned. A claim without ``admitted_evidence`` pins
+nothing.
+
+Per-claim artifacts. A live case supporting several claims proves each of
+them only with independent per-claim artifacts: for every claim it supports,
+an artifact check whose path (or glob) names that claim, meaning one path
+component equals the claim id, with or without its file extension
+(``out/ae.run.fails_closed.json``, ``out/ae.run.fails_closed/report.json``),
+and that reads an existing file (``absent`` checks do not count). A check
+that names two of the claims counts for neither. Without such
+artifacts the case counts for none of its claims (``SHARED_LIVE_CASE``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from pathlib import PurePosixPath
+
+from agentic_evals import codes
+from agentic_evals.contract.models import AdmittedEvidence, CapabilityClaim, Case
+
+
+def normalise_hash(value: str) -> str:
+    """A sha256 as bare lower-case hex (``sha256:`` prefix and case ignored)."""
+    return value.strip().lower().removeprefix("sha256:")
+
+
+def admission(claim: CapabilityClaim, case_name: str) -> AdmittedEvidence | None:
+    """The admitted-evidence entry of ``claim`` for ``case_name``, if any."""
+    return next((entry for entry in claim.admitted_evidence if entry.case == case_name), None)
+
+
+def requalification_reasons(
+    claim: CapabilityClaim, case_name: str, *, test_source_sha256: str, oracle_sha256: str
+) -> list[str]:
+    """Why the case named ``case_name`` must be (re-)admitted for ``claim`` (empty: it need not)."""
+    if not claim.admitted_evidence:
+        return []
+    entry = admission(claim, case_name)
+    if entry is None:
+        return [codes.NOT_ADMITTED]
+    reasons: list[str] = []
+    pinned = (
+        (entry.test_source_sha256, test_source_sha256, codes.TEST_SOURCE_CHANGED),
+        (entry.oracle_sha256, oracle_sha256, codes.ORACLE_CHANGED),
+    )
+    for admitted, current, reason in pinned:
+        if admitted is not None and normalise_hash(admitted) != normalise_hash(current):
+            reasons.append(reason)
+    return reasons
+
+
+def _names(target: str) -> set[str]:
+    """The claim ids a path can name: each component, with and without its extension."""
+    names: set[str] = set()
+    for part in PurePosixPath(target).parts:
+        names.add(part)
+        stem, dot, _ = part.rpartition(".")
+        if dot and stem:
+            names.add(stem)
+    return names
+
+
+def claims_with_own_artifacts(case: Case, claim_ids: Collection[str]) -> set[str]:
+    """The claims among ``claim_ids`` that an artifact check of ``case`` names alone."""
+    own: set[str] = set()
+    for check in case.expected.artifacts:
+        if check.absent or check.exists is False:
+            continue  # the absence of a file is no artifact the case carries
+        named = _names(check.path or check.glob or "") & set(claim_ids)
+        if len(named) == 1:
+            own |= named
+    return own
+
+
+def has_per_claim_artifacts(case: Case) -> bool:
+    """Whether ``case`` carries an independent artifact for every claim it supports."""
+    claims = set(case.supports_claims)
+    return claims_with_own_artifacts(case, claims) == claims

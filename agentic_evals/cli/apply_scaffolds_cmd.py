@@ -1,0 +1,54 @@
+"""``agentic-evals apply-scaffolds``: scaffold fixtures across a skill tree."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from agentic_evals.cli._exit import finish
+from agentic_evals.exitcodes import ExitCode
+
+
+@click.command(
+    "apply-scaffolds",
+    epilog=(
+        "Example: agentic-evals apply-scaffolds skills/ --write --limit 10 -o receipt.json\n\n"
+        "Exit codes: 0 done (or a dry run), 2 ROOT is not a folder of skills, or some "
+        "fixture could not be written (the receipt's failed list says why)."
+    ),
+)
+@click.argument("root", type=click.Path(path_type=Path))
+@click.option("--write", is_flag=True, help="Create the fixtures (default: a dry run).")
+@click.option("--force", is_flag=True, help="Replace existing scaffold fixtures too.")
+@click.option("--limit", type=click.IntRange(min=0), help="Create at most N fixtures.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path),
+    help="Write the JSON receipt here (default: stdout).",
+)
+def apply_scaffolds(
+    root: Path, write: bool, force: bool, limit: int | None, output: Path | None
+) -> None:
+    """Give every eligible skill of ROOT a scaffold fixture (dry run unless --write).
+
+    Eligible: no eval posture (or an eval provider with no fixture). Skills
+    with a fixture, a delegation, an exemption or a legacy fixture are skipped
+    with the reason; --force replaces scaffolds, never hand-written fixtures.
+    """
+    from agentic_evals.fleet.apply import apply_scaffolds as run_apply
+    from agentic_evals.fleet.audit import AuditInputError
+    from agentic_evals.fleet.render import render_receipt
+    from agentic_evals.reports.json_out import write_model_atomic
+
+    try:
+        receipt = run_apply(root, write=write, force=force, limit=limit)
+    except AuditInputError as error:
+        click.echo(f"agentic-evals apply-scaffolds: {error}", err=True)
+        finish(ExitCode.INVALID)
+    target = output if output is not None else Path("-")
+    write_model_atomic(target, receipt)
+    if str(target) != "-":
+        click.echo(render_receipt(receipt), nl=False)
+    finish(ExitCode.INVALID if receipt.failed else ExitCode.OK)

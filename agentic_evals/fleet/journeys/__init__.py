@@ -1,0 +1,1 @@
+"""Journey planning: bind requirements to observed UI controls by QID (SPEC section 9)."""
