@@ -38,7 +38,7 @@ def test_report_v2_case_and_trial_fields() -> None:
     assert aliases(TrialReport) == {
         "trial_id", "outcome", "problems", "exit_code", "term_signal", "timed_out",
         "duration_ms", "stdout", "stderr", "truncated", "stdout_stats", "stderr_stats",
-        "orphan_pids_after_teardown", "artifact_hashes",
+        "orphan_pids_after_teardown", "artifact_hashes", "trace_method", "traced_execs",
     }  # fmt: skip
 
 

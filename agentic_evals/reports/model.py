@@ -76,6 +76,11 @@ class TrialReport(_Out):
     """Descendants still alive after the command ended; they were killed."""
     artifact_hashes: dict[str, str]
     """sha256 of every existing artifact the oracles looked at."""
+    trace_method: str | None = None
+    """How execs were traced for ``must_exercise`` (``strace`` or ``unavailable``); null
+    when the case declares none."""
+    traced_execs: int | None = None
+    """Successful execs traced after the command's own; null when nothing was traced."""
 
 
 class CaseReport(_Out):

@@ -45,6 +45,7 @@ class ProcessResult:
         stdout: Captured standard output.
         stderr: Captured standard error.
         orphan_pids: Descendants still alive after the leader ended (then killed).
+        pid: The leader's pid; None when it could not start.
     """
 
     argv: tuple[str, ...]
@@ -56,6 +57,7 @@ class ProcessResult:
     stdout: CapturedStream
     stderr: CapturedStream
     orphan_pids: tuple[int, ...]
+    pid: int | None = None
 
     def close(self) -> None:
         """Release both captured streams."""
@@ -77,6 +79,7 @@ def run_process(
     exclusive: bool = False,
     preexisting: set[Identity] | None = None,
     executable: str | None = None,
+    marker_env: Mapping[str, str] | None = None,
 ) -> ProcessResult:
     """Run one trial to completion and clean up everything it started.
 
@@ -96,6 +99,9 @@ def run_process(
         preexisting: With ``exclusive``: the runner's children from before,
             when the caller already knows them (taken here otherwise).
         executable: The program to execute for ``argv[0]``, already resolved.
+        marker_env: The environment whose ``AGENTIC_EVALS_*`` markers identify
+            the trial's processes, when it is not ``env`` (a tracer spawned
+            with other markers passes the trial's own to the program).
 
     Returns:
         The result; a program that cannot start yields ``start_error``, not an exception.
@@ -134,7 +140,7 @@ def run_process(
     trial = TrialSupervisor.start(
         proc,
         sinks,
-        env,
+        env if marker_env is None else marker_env,
         exclude_pids,
         subreaper=subreaper,
         cancel_fd=cancel.fd if cancel is not None else None,
@@ -149,7 +155,7 @@ def run_process(
         raise
     finally:
         trial.close()
-    return _result(args, started, sinks, proc.returncode, timed_out, trial.orphans)
+    return _result(args, started, sinks, proc.returncode, timed_out, trial.orphans, pid=proc.pid)
 
 
 def _result(
@@ -160,6 +166,7 @@ def _result(
     timed_out: bool = False,
     orphans: tuple[int, ...] = (),
     start_error: str | None = None,
+    pid: int | None = None,
 ) -> ProcessResult:
     signum = -returncode if returncode is not None and returncode < 0 else None
     exit_code = None if timed_out else returncode
@@ -175,6 +182,7 @@ def _result(
         stdout=sinks[0].finish(),
         stderr=sinks[1].finish(),
         orphan_pids=orphans,
+        pid=pid,
     )
 
 

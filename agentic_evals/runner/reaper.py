@@ -23,6 +23,9 @@ import psutil
 from agentic_evals import clock
 from agentic_evals.runner.environment import CASE_VAR, RUN_ID_VAR, TRIAL_VAR
 
+TRACER_NAME_PREFIX = "ae-trace-"
+"""Process name of the runner's own exec tracers (they run detached, under the runner)."""
+
 # Descendants inherit these, so they tie a process to one trial.
 MARKER_KEYS = (RUN_ID_VAR, CASE_VAR, TRIAL_VAR)
 
@@ -189,6 +192,13 @@ def _settled_environ(proc: psutil.Process) -> dict[str, str] | None:
     return env
 
 
+def _name(proc: psutil.Process) -> str:
+    try:
+        return proc.name()
+    except psutil.Error:
+        return ""
+
+
 def _session_and_group(pid: int) -> tuple[int, ...]:
     try:
         return os.getsid(pid), os.getpgid(pid)
@@ -320,10 +330,11 @@ class TrialTracker:
         return self._exclusive and ident not in self._before and not self._foreign(proc)
 
     def _foreign(self, proc: psutil.Process) -> bool:
-        """Whether ``proc``'s environment names another trial."""
+        """Whether ``proc``'s environment names another trial, or it is an exec tracer."""
         env = _environ(proc)
         if not env:
-            return False
+            # Exiting: only its name is left to tell the runner's own tracer apart.
+            return _name(proc).startswith(TRACER_NAME_PREFIX)
         found = {key: env[key] for key in MARKER_KEYS if key in env}
         return bool(found) and any(found.get(k) != v for k, v in self._markers.items())
 

@@ -18,6 +18,7 @@ from agentic_evals.runner.capture import CapturedStream
 from agentic_evals.runner.environment import trial_cwd, trial_environment
 from agentic_evals.runner.process import ProcessResult, run_process
 from agentic_evals.runner.reaper import Identity
+from agentic_evals.runner.trace import ExecTrace, TraceOutcome
 from agentic_evals.verdicts import trial_outcome
 
 EXCERPT_CHARS = 10_000
@@ -42,6 +43,11 @@ class TrialRun:
 
     report: TrialReport
     oracles: OracleResult | None
+    trace_method: str | None = None
+    """How execs were traced for ``must_exercise`` (``strace``, or ``unavailable``);
+    None when the case declares none."""
+    traced_execs: int | None = None
+    """Successful execs traced after the command's own; None when nothing was traced."""
 
 
 def _stats(stream: CapturedStream) -> StreamStats:
@@ -102,33 +108,43 @@ def run_trial(
     """
     case = plan.case
     env = trial_environment(plan.env, {}, run_id=settings.run_id, case_name=case.name, trial=number)
-    result = run_process(
-        case.command,
-        cwd=plan.cwd,
-        env=env,
-        timeout=case.timeout_seconds or settings.default_timeout,
-        grace=settings.grace_seconds,
-        stream_cap=settings.stream_cap,
-        cancel=cancel,
-        exclusive=preexisting is not None,
-        preexisting=preexisting,
-        executable=plan.executable,
-    )
+    with ExecTrace.start(
+        case.must_exercise, case.command, env, cwd=plan.cwd, executable=plan.executable
+    ) as trace:
+        result = run_process(
+            trace.argv,
+            cwd=plan.cwd,
+            env=trace.env,
+            timeout=case.timeout_seconds or settings.default_timeout,
+            grace=settings.grace_seconds,
+            stream_cap=settings.stream_cap,
+            cancel=cancel,
+            exclusive=preexisting is not None,
+            preexisting=preexisting,
+            executable=trace.executable,
+            marker_env=trace.marker_env,
+        )
+        result, traced = trace.observe(result)
     try:
-        return _judge(case, f"{plan.case_id}#{number}", result, settings, plan.redactor)
+        return _judge(case, f"{plan.case_id}#{number}", result, settings, plan.redactor, traced)
     finally:
         result.stdout.close()
         result.stderr.close()
 
 
 def _judge(
-    case: Case, trial_id: str, result: ProcessResult, settings: TrialSettings, redactor: Redactor
+    case: Case,
+    trial_id: str,
+    result: ProcessResult,
+    settings: TrialSettings,
+    redactor: Redactor,
+    traced: TraceOutcome,
 ) -> TrialRun:
     oracles = None
     if result.start_error is None:
         context = OracleContext(artifact_root=settings.fixture_dir, boundary=settings.boundary)
         oracles = evaluate_oracles(case, result, context)
-    outcome, problems = trial_outcome(case, result, oracles)
+    outcome, problems = trial_outcome(case, result, oracles, extra_problems=traced.problems)
     report = TrialReport(
         trial_id=trial_id,
         outcome=outcome,
@@ -144,5 +160,7 @@ def _judge(
         stderr_stats=_stats(result.stderr),
         orphan_pids_after_teardown=list(result.orphan_pids),
         artifact_hashes=dict(oracles.artifact_hashes) if oracles else {},
+        trace_method=traced.method,
+        traced_execs=traced.execs,
     )
-    return TrialRun(report=report, oracles=oracles)
+    return TrialRun(report, oracles, trace_method=traced.method, traced_execs=traced.execs)
