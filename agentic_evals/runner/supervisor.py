@@ -149,4 +149,8 @@ class TrialSupervisor:
     def _reap(self) -> None:
         self._handles.reap_all()
         # Non-blocking: a leader stuck in the kernel even after SIGKILL must not hang us.
-        self._proc.poll()
+        if self._proc.poll() is None and self._leader_exited():
+            # It has exited, but when something above us traces the tree (ptrace), the
+            # tracer sees the exit first and its status reaches us a moment later:
+            # wait for it (blocking, not polling) rather than report no exit code.
+            self._proc.wait()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -329,3 +330,18 @@ def test_excluded_and_unrelated_runner_children_are_untouched(run: Runner) -> No
 def test_empty_argv_is_rejected(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="argv"):
         run_process([], cwd=tmp_path, env=trial_env(), timeout=LONG)
+
+
+@pytest.mark.skipif(shutil.which("strace") is None, reason="strace is not installed")
+def test_exit_codes_survive_an_outer_tracer(tmp_path: Path) -> None:
+    # Under ptrace the tracer sees each exit first; the status reaches the runner a
+    # moment after its pidfd turns readable, and must still be reported.
+    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT))
+    completed = subprocess.run(
+        ["strace", "-DDD", "-f", "-qq", "-e", "trace=execve", "--seccomp-bpf",
+         "-o", str(tmp_path / "trace"), sys.executable, str(HELPERS / "exit_codes.py"), "20"],
+        env=env, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    if "Operation not permitted" in completed.stderr:
+        pytest.skip("ptrace is not permitted here")
+    assert completed.stdout.split() == ["0", "1"] * 10, completed.stderr
