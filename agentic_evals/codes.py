@@ -166,3 +166,57 @@ EXEMPTION_EXPIRED: Final = "EXPIRED"
 EXEMPTION_INCOMPLETE: Final = "INCOMPLETE"
 EXEMPTION_BAD_EXPIRES: Final = "INVALID_EXPIRES"
 EXEMPTION_CLASS_NOT_REQUIRED: Final = "CLASS_NOT_REQUIRED"
+
+# Seam coverage audit (`coverage show|audit`, SPEC section 7).
+COV_FIXTURE_REJECTED: Final = "AE-COV-FIXTURE-REJECTED"
+COV_FIXTURE_UNREADABLE: Final = "AE-COV-FIXTURE-UNREADABLE"
+COV_CASE_UNREADABLE: Final = "AE-COV-CASE-UNREADABLE"
+COV_SEAM_UNREADABLE: Final = "AE-COV-SEAM-UNREADABLE"
+COV_SEAM_CONFLICT: Final = "AE-COV-SEAM-CONFLICT"
+COV_UNDECLARED_SEAM: Final = "AE-COV-UNDECLARED-SEAM"
+COV_SEAM_TYPE_MISSING: Final = "AE-COV-SEAM-TYPE-MISSING"
+COV_SEAM_TYPE_UNKNOWN: Final = "AE-COV-SEAM-TYPE-UNKNOWN"
+COV_CRITICALITY: Final = "AE-COV-CRITICALITY"
+COV_REQUIRED_EVIDENCE: Final = "AE-COV-REQUIRED-EVIDENCE"
+COV_VALUE_SEAM: Final = "AE-COV-VALUE-SEAM"
+COV_REGISTRY: Final = "AE-COV-REGISTRY"
+COV_REGRESSION_SEAM: Final = "AE-COV-REGRESSION-SEAM"
+
+COVERAGE_RULES: Final[dict[str, str]] = {
+    COV_FIXTURE_REJECTED: "the fixture does not load; coverage analyses the document as written",
+    COV_FIXTURE_UNREADABLE: "a fixture that cannot be parsed hides its seams: no READY verdict",
+    COV_CASE_UNREADABLE: "a case the models reject cannot run, so it guards nothing",
+    COV_SEAM_UNREADABLE: "a seam needs a non-empty string seam_id",
+    COV_SEAM_CONFLICT: "a seam declared in several fixtures should be declared the same way",
+    COV_UNDECLARED_SEAM: "a case's seams should name declared seams",
+    COV_SEAM_TYPE_MISSING: "a seam should declare its seam_type",
+    COV_SEAM_TYPE_UNKNOWN: "seam_type is outside the documented vocabulary (README)",
+    COV_CRITICALITY: "a seam's criticality should be critical, important or optional",
+    COV_REQUIRED_EVIDENCE: "required_evidence must name at least one of the six evidence classes",
+    COV_VALUE_SEAM: "a value-bearing claim needs a critical seam of type value-representation",
+    COV_REGISTRY: "the regressions registry must be readable, with a regression_id per record",
+    COV_REGRESSION_SEAM: "a regression's seam ids should name declared seams",
+}
+
+# Why a case that lists a seam cannot guard it (coverage `weak_cases`).
+NO_FAILING_ORACLE: Final = "NO_FAILING_ORACLE"
+
+# Regression registries (`regressions show|audit|verify`, SPEC section 8): load-time findings.
+REG_ALIAS: Final = "AE-REG-ALIAS"
+REG_RETIREMENT: Final = "AE-REG-RETIREMENT"
+REG_FOREIGN: Final = "AE-REG-FOREIGN"
+
+REGRESSION_RULES: Final[dict[str, str]] = {
+    REG_ALIAS: "an alias key (claims_threatened, seams, fail_before_fix.last_proven) loads with "
+    "a warning: write claim_ids, seam_ids, last_proven",
+    REG_RETIREMENT: "a RETIRED regression must say why in retirement",
+    REG_FOREIGN: "the file is not an agentic_evals.regressions.v1 registry",
+}
+
+# Issues of one regression in `regressions show|audit` rows.
+REG_UNPROTECTED: Final = "UNPROTECTED"
+REG_NEVER_PROVEN: Final = "NEVER_PROVEN"
+REG_STALE_LIVE_PROOF: Final = "STALE_LIVE_PROOF"
+REG_WEAK_PROOF: Final = "WEAK_PROOF"
+REG_RETIRED: Final = "RETIRED"
+REG_EXEMPT: Final = "EXEMPT"

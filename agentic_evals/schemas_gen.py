@@ -216,6 +216,30 @@ def journey_scaffold_schema() -> dict[str, Any]:
     return _output_schema(JourneyScaffold, "journey_scaffold.schema.json", title)
 
 
+def coverage_schema() -> dict[str, Any]:
+    """Return the JSON Schema of ``coverage show`` output (``agentic_evals.coverage.v1``)."""
+    from agentic_evals.coverage.models import CoverageReport
+
+    title = "agentic-evals seam coverage of a skill (agentic_evals.coverage.v1)"
+    return _output_schema(CoverageReport, "coverage.schema.json", title)
+
+
+def coverage_audit_schema() -> dict[str, Any]:
+    """Return the JSON Schema of ``coverage audit`` output (``agentic_evals.coverage_audit.v1``)."""
+    from agentic_evals.coverage.models import CoverageAudit
+
+    title = "agentic-evals seam coverage of a skill tree (agentic_evals.coverage_audit.v1)"
+    return _output_schema(CoverageAudit, "coverage_audit.schema.json", title)
+
+
+def regressions_schema() -> dict[str, Any]:
+    """Return the JSON Schema of a regression registry (``agentic_evals.regressions.v1``)."""
+    from agentic_evals.regressions.models import RegressionRegistry
+
+    title = "agentic-evals regression registry (agentic_evals.regressions.v1)"
+    return _input_schema(RegressionRegistry, "regressions.schema.json", title)
+
+
 FLEET_SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "requirements.schema.json": requirements_schema,
     "interaction_inventory.schema.json": interaction_inventory_schema,
@@ -224,5 +248,8 @@ FLEET_SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "scaffold_receipt.schema.json": scaffold_receipt_schema,
     "journey_plan.schema.json": journey_plan_schema,
     "journey_scaffold.schema.json": journey_scaffold_schema,
+    "coverage.schema.json": coverage_schema,
+    "coverage_audit.schema.json": coverage_audit_schema,
+    "regressions.schema.json": regressions_schema,
 }
-"""The fleet tools' documents: file name under ``schemas/`` -> generator."""
+"""Fleet, coverage and regression documents: file name under ``schemas/`` -> generator."""

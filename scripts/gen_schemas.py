@@ -1,4 +1,4 @@
-"""Write schemas/*.schema.json (fixture, report and the fleet tools' documents) from the models.
+"""Write schemas/*.schema.json (fixture, report, fleet, coverage, regressions) from the models.
 
 Usage: python scripts/gen_schemas.py [--check]
 

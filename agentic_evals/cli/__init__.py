@@ -52,6 +52,14 @@ def _register() -> None:
     cli.add_command(apply_scaffolds_cmd.apply_scaffolds)
     cli.add_command(plan_journeys_cmd.plan_journeys)
 
+    from agentic_evals.cli import coverage_cmd
+
+    cli.add_command(coverage_cmd.coverage)
+
+    from agentic_evals.cli import regressions_cmd
+
+    cli.add_command(regressions_cmd.regressions)
+
 
 _register()
 

@@ -93,7 +93,20 @@ def test_unknown_key_is_a_warning_and_an_error_under_strict(tmp_path: Path) -> N
     assert "AE-SCHEMA-UNKNOWN error" in strict.stderr
 
 
-@pytest.mark.parametrize("kind", ["fixture", "report"])
+def test_every_generated_schema_can_be_printed() -> None:
+    from agentic_evals import schemas_gen
+    from agentic_evals.cli.schema_cmd import KINDS
+
+    generated = {"fixture", "report"} | {
+        name.removesuffix(".schema.json") for name in schemas_gen.FLEET_SCHEMAS
+    }
+    assert set(KINDS) == generated
+    assert {
+        p.name.removesuffix(".schema.json") for p in (REPO / "schemas").glob("*.json")
+    } == generated
+
+
+@pytest.mark.parametrize("kind", ["fixture", "report", "regressions", "coverage"])
 def test_schema_command_prints_the_committed_schema(kind: str, tmp_path: Path) -> None:
     output = tmp_path / "schema.json"
     result = CliRunner().invoke(cli, ["schema", kind, "-o", str(output)])

@@ -1,0 +1,94 @@
+"""``agentic-evals coverage show|audit``: static seam coverage (SPEC section 7)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from agentic_evals.cli._exit import finish
+from agentic_evals.exitcodes import ExitCode
+
+_OUTPUT_HELP = "Write the JSON document here ('-': stdout)."
+_REPORT_ONLY_HELP = "Exit 0 whatever the verdict."
+
+
+@click.group(
+    "coverage",
+    epilog="Example: agentic-evals coverage show skills/ask -o coverage.json",
+)
+def coverage() -> None:
+    """Which seams have guards that can fail, in which evidence classes. Nothing runs.
+
+    A case covers a seam only when it lists it, is required and carries an
+    oracle that can fail (a bare exit_code 0 case is weak); classes are the
+    effective ones after live qualification.
+    """
+
+
+@coverage.command(
+    "show",
+    epilog=(
+        "Example: agentic-evals coverage show . -o coverage.json\n\n"
+        "Exit codes: 0 READY or NO_CRITICAL_SEAMS_DECLARED (or any verdict with "
+        "--report-only), 1 NOT_READY, 2 SKILL_DIR missing, without a fixture, or a fixture "
+        "that cannot be parsed, 3 internal error."
+    ),
+)
+@click.argument("skill_dir", type=click.Path(path_type=Path))
+@click.option("-o", "--output", type=click.Path(path_type=Path), help=_OUTPUT_HELP)
+@click.option("--report-only", is_flag=True, help=_REPORT_ONLY_HELP)
+def show(skill_dir: Path, output: Path | None, report_only: bool) -> None:
+    """Seam coverage of SKILL_DIR: every fixtures/agentic_eval* file, unioned."""
+    from agentic_evals import codes
+    from agentic_evals.coverage.render import render_report
+    from agentic_evals.coverage.show import CoverageInputError, show_coverage
+    from agentic_evals.reports.json_out import write_model_atomic
+
+    try:
+        report = show_coverage(skill_dir)
+    except CoverageInputError as error:
+        click.echo(f"agentic-evals coverage show: {error}", err=True)
+        finish(ExitCode.INVALID)
+    if any(item.code == codes.COV_FIXTURE_UNREADABLE for item in report.findings):
+        code = ExitCode.INVALID
+    elif report.summary.verdict == "NOT_READY" and not report_only:
+        code = ExitCode.NOT_READY
+    else:
+        code = ExitCode.OK
+    if output is not None:
+        write_model_atomic(output, report)
+    # With the JSON on stdout ("-o -"), the summary moves to stderr.
+    click.echo(render_report(report, int(code)), nl=False, err=str(output) == "-")
+    finish(code)
+
+
+@coverage.command(
+    "audit",
+    epilog=(
+        "Example: agentic-evals coverage audit skills/ -o coverage-audit.json\n\n"
+        "Exit codes: 0 no skill NOT_READY (or any with --report-only), 1 some skill "
+        "NOT_READY, 2 ROOT missing or no subfolder with fixtures, 3 internal error."
+    ),
+)
+@click.argument("root", type=click.Path(path_type=Path))
+@click.option("-o", "--output", type=click.Path(path_type=Path), help=_OUTPUT_HELP)
+@click.option("--report-only", is_flag=True, help=_REPORT_ONLY_HELP)
+def audit(root: Path, output: Path | None, report_only: bool) -> None:
+    """Seam coverage of every immediate subfolder of ROOT that has fixtures."""
+    from agentic_evals.coverage.audit import audit_coverage
+    from agentic_evals.coverage.render import render_audit
+    from agentic_evals.coverage.show import CoverageInputError
+    from agentic_evals.reports.json_out import write_model_atomic
+
+    try:
+        result = audit_coverage(root)
+    except CoverageInputError as error:
+        click.echo(f"agentic-evals coverage audit: {error}", err=True)
+        finish(ExitCode.INVALID)
+    not_ready = bool(result.summary.not_ready) and not report_only
+    code = ExitCode.NOT_READY if not_ready else ExitCode.OK
+    if output is not None:
+        write_model_atomic(output, result)
+    click.echo(render_audit(result, int(code)), nl=False, err=str(output) == "-")
+    finish(code)

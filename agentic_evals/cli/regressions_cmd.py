@@ -1,0 +1,202 @@
+"""``agentic-evals regressions show|audit|verify``: regression guards that prove they can fail."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
+
+import click
+
+from agentic_evals.cli._exit import finish
+from agentic_evals.exitcodes import ExitCode
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from agentic_evals.contract.findings import Finding
+
+_PATH = click.Path(path_type=Path)
+_OUTPUT = click.option(
+    "-o", "--output", type=_PATH, help="Write the JSON document here ('-': stdout)."
+)
+_REPORT_ONLY = click.option(
+    "--report-only", is_flag=True, help="Exit 0 whatever was found (2 still means invalid)."
+)
+_FRESHNESS = click.option(
+    "--freshness-days",
+    type=click.IntRange(min=0),
+    default=30,
+    show_default=True,
+    help="A live-class guard proven longer ago than this is a stale live proof.",
+)
+
+
+@click.group(
+    "regressions",
+    epilog="Example: agentic-evals regressions show path/to/skill -o regressions.json",
+)
+def regressions() -> None:
+    """Audit and verify a skill's regression registry (fixtures/regressions.json).
+
+    Each record ties an incident to a retained guard case and a fail-before-fix
+    proof. Exit codes: 0 nothing to fix, 1 something to fix, 2 invalid registry,
+    missing folder or bad usage, 3 internal error.
+    """
+
+
+def _emit(findings: list[Finding]) -> None:
+    for finding in findings:
+        click.echo(finding.render(), err=True)
+
+
+def _input_error(command: str, error: Exception) -> NoReturn:
+    click.echo(f"agentic-evals regressions {command}: {error}", err=True)
+    finish(ExitCode.INVALID)
+
+
+def _write(output: Path | None, document: BaseModel, text: str) -> None:
+    from agentic_evals.reports.json_out import write_model_atomic
+
+    if output is not None:
+        write_model_atomic(output, document)
+    # With the JSON on stdout ("-o -"), the summary moves to stderr.
+    click.echo(text, nl=False, err=output is not None and str(output) == "-")
+
+
+@regressions.command(
+    "show",
+    epilog=(
+        "Example: agentic-evals regressions show path/to/skill --freshness-days 14\n\n"
+        "Exit codes: 0 every ACTIVE regression is protected and proven and no open incident is "
+        "unmapped (or --report-only), 1 otherwise, 2 no folder, no registry or an invalid one."
+    ),
+)
+@click.argument("skill_dir", type=_PATH)
+@_OUTPUT
+@_FRESHNESS
+@_REPORT_ONLY
+def show(skill_dir: Path, output: Path | None, freshness_days: int, report_only: bool) -> None:
+    """Audit SKILL_DIR/fixtures/regressions.json; nothing runs.
+
+    Per regression: protected (its retained case is still in a fixture that
+    loads), established fail-before-fix (a proof command and last_proven),
+    stale live proof, retired; and open incidents that no regression maps.
+    """
+    from agentic_evals.regressions.audit import needs_attention, show_skill
+    from agentic_evals.regressions.render import render_show
+    from agentic_evals.regressions.skill import RegressionsInputError
+
+    try:
+        outcome = show_skill(skill_dir, freshness_days)
+    except RegressionsInputError as error:
+        _input_error("show", error)
+    _emit(outcome.load.findings)
+    if outcome.show is None:
+        click.echo(f"{outcome.load.path}: invalid registry", err=True)
+        finish(ExitCode.INVALID)
+    attention = needs_attention(outcome.show.summary) and not report_only
+    code = ExitCode.NOT_READY if attention else ExitCode.OK
+    _write(output, outcome.show, render_show(outcome.show, int(code)))
+    finish(code)
+
+
+@regressions.command(
+    "audit",
+    epilog=(
+        "Example: agentic-evals regressions audit skills/ -o regressions-audit.json\n\n"
+        "Exit codes: 0 nothing to fix (or --report-only), 1 some ACTIVE regression is "
+        "unprotected or never proven or an open incident is unmapped, 2 ROOT is not a folder "
+        "or some registry is invalid (the others are still audited and written)."
+    ),
+)
+@click.argument("root", type=_PATH)
+@_OUTPUT
+@_FRESHNESS
+@_REPORT_ONLY
+def audit(root: Path, output: Path | None, freshness_days: int, report_only: bool) -> None:
+    """Audit the registry of every skill folder of ROOT (subfolders with fixtures/regressions.json).
+
+    Other fixtures/regressions* files (another tool's format) are listed as skipped.
+    """
+    from agentic_evals.regressions.audit import needs_attention
+    from agentic_evals.regressions.render import render_audit
+    from agentic_evals.regressions.skill import RegressionsInputError
+    from agentic_evals.regressions.tree import audit_tree
+
+    try:
+        document = audit_tree(root, freshness_days)
+    except RegressionsInputError as error:
+        _input_error("audit", error)
+    for skill in document.skills:
+        _emit([finding for finding in skill.findings if finding.severity == "error"])
+    if document.summary.invalid:
+        code = ExitCode.INVALID
+    elif needs_attention(document.summary.regressions) and not report_only:
+        code = ExitCode.NOT_READY
+    else:
+        code = ExitCode.OK
+    _write(output, document, render_audit(document, int(code)))
+    finish(code)
+
+
+@regressions.command(
+    "verify",
+    epilog=(
+        "Example: agentic-evals regressions verify path/to/skill --guard --write\n\n"
+        "Exit codes: 0 every ACTIVE proof failed for its guard's reason (or --report-only), "
+        "1 some ACTIVE proof is unproven or weak, 2 no folder, no registry or an invalid one, "
+        "130/143 interrupted."
+    ),
+)
+@click.argument("skill_dir", type=_PATH)
+@_OUTPUT
+@click.option("--guard", is_flag=True, help="Also run each retained case: it must PASS now.")
+@click.option(
+    "--write", is_flag=True, help="Record today as last_proven of the verified regressions."
+)
+@_REPORT_ONLY
+@click.option(
+    "--timeout-seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    default=120.0,
+    show_default=True,
+    help="Per-proof timeout; the process tree is killed when it expires.",
+)
+def verify(
+    skill_dir: Path,
+    output: Path | None,
+    guard: bool,
+    write: bool,
+    report_only: bool,
+    timeout_seconds: float,
+) -> None:
+    """Re-run every ACTIVE proof of SKILL_DIR: it must fail for the guard's reason.
+
+    A proof is verified when it exits non-zero and its output shows the
+    record's failure_code or every expected_markers entry; a record with
+    neither is weak. Proofs run without a shell (unless the argv starts one),
+    from fail_before_fix.cwd under SKILL_DIR, with timeouts and teardown.
+    """
+    from agentic_evals.regressions.render import render_verify
+    from agentic_evals.regressions.skill import RegressionsInputError
+    from agentic_evals.regressions.verify import VerifyOptions, verify_skill
+    from agentic_evals.regressions.write import RegistryChangedError
+
+    options = VerifyOptions(timeout_seconds=timeout_seconds, guard=guard, write=write)
+    try:
+        outcome = verify_skill(skill_dir, options)
+    except (RegressionsInputError, RegistryChangedError) as error:
+        _input_error("verify", error)
+    _emit(outcome.load.findings)
+    if outcome.verify is None:
+        click.echo(f"{outcome.load.path}: invalid registry; nothing was run", err=True)
+        finish(ExitCode.INVALID)
+    document = outcome.verify
+    if outcome.interrupted_by is not None:
+        code = ExitCode(128 + outcome.interrupted_by)
+    elif (document.unproven or document.weak) and not report_only:
+        code = ExitCode.NOT_READY
+    else:
+        code = ExitCode.OK
+    _write(output, document, render_verify(document, int(code)))
+    finish(code)

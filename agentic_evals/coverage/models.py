@@ -1,0 +1,232 @@
+"""Output documents of the seam coverage audit (SPEC section 7).
+
+``coverage show SKILL_DIR`` writes a :class:`CoverageReport`
+(``agentic_evals.coverage.v1``); ``coverage audit ROOT`` writes a
+:class:`CoverageAudit` (``agentic_evals.coverage_audit.v1``). These models are
+the source of ``schemas/coverage.schema.json`` and
+``schemas/coverage_audit.schema.json`` (``scripts/gen_schemas.py``).
+"""
+
+from typing import Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+COVERAGE_SCHEMA: Final = "agentic_evals.coverage.v1"
+COVERAGE_AUDIT_SCHEMA: Final = "agentic_evals.coverage_audit.v1"
+
+Verdict = Literal["READY", "NOT_READY", "NO_CRITICAL_SEAMS_DECLARED"]
+VERDICTS: tuple[Verdict, ...] = ("READY", "NOT_READY", "NO_CRITICAL_SEAMS_DECLARED")
+Tier = Literal["critical", "important", "optional"]
+FindingSeverity = Literal["error", "warning", "info"]
+GapKind = Literal["uncovered_seam", "missing_value_representation_seam"]
+
+
+class _Output(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class CoverageFinding(_Output):
+    """Something the audit noticed about the skill's declarations; it never runs anything."""
+
+    code: str
+    """Stable code, ``AE-COV-*`` (see ``agentic_evals.codes``)."""
+    severity: FindingSeverity
+    """``error``, ``warning`` or ``info``; findings never change the verdict by themselves."""
+    message: str
+    """What is wrong, in words."""
+    file: str | None
+    """The fixture or registry concerned, relative to the skill folder."""
+    pointer: str
+    """RFC 6901 pointer into that file (``""``: the whole document)."""
+    seam_id: str | None
+    """The seam concerned, if any."""
+    case: str | None
+    """The case concerned, if any."""
+
+
+class WeakCase(_Output):
+    """A case that lists a seam but cannot guard it."""
+
+    case: str
+    """Case reference (``name``, or ``file#name`` outside ``agentic_eval.json``)."""
+    effective_evidence_class: str
+    """Its evidence class after live qualification."""
+    reasons: list[str]
+    """``NO_FAILING_ORACLE`` (nothing but ``exit_code: 0``) and/or ``NOT_REQUIRED_CASE``."""
+
+
+class SeamCoverage(_Output):
+    """One declared seam: who guards it, in which evidence classes, and what is missing."""
+
+    seam_id: str
+    """The seam id."""
+    seam_type: str
+    """Its ``seam_type`` as written (``""`` when absent)."""
+    criticality: str
+    """Its ``criticality`` as written (absent means ``critical``)."""
+    effective_criticality: Tier
+    """The tier the verdict uses (``high`` counts as ``critical``; README)."""
+    claim_id: str | None
+    """The claim the seam belongs to."""
+    declared_in: list[str]
+    """Fixture files that declare it."""
+    required_evidence: list[str]
+    """Classes in each of which a capable case must exist."""
+    covered: bool
+    """A capable case exists in every required class."""
+    weak_only: bool
+    """Cases list the seam, but none of them can fail: they cannot detect a regression."""
+    present_evidence: list[str]
+    """Effective classes of the capable covering cases."""
+    missing_evidence: list[str]
+    """Required classes with no capable case."""
+    covering_cases: list[str]
+    """Capable cases (required, with an oracle that can fail) that list the seam."""
+    weak_cases: list[WeakCase]
+    """Cases that list the seam but cannot guard it, and why."""
+    unqualified_live_cases: list[str]
+    """Cases listing the seam that declared a live class and were downgraded."""
+    has_live_coverage: bool
+    """A capable covering case is live after qualification."""
+    incident_regressions: list[str]
+    """Ids of the registry's regressions (not RETIRED) whose seam ids name this seam."""
+
+
+class CoverageGap(_Output):
+    """A place where a regression could enter unguarded, ranked (1 is the most urgent)."""
+
+    rank: int
+    """Position in the prioritized list, from 1."""
+    kind: GapKind
+    """``uncovered_seam`` or ``missing_value_representation_seam``."""
+    seam_id: str | None
+    """The uncovered seam (``null`` for a seam that is not declared at all)."""
+    claim_id: str | None
+    """The claim concerned."""
+    effective_criticality: Tier
+    """The tier that ranks the gap."""
+    missing_evidence: list[str]
+    """Classes with no capable guard."""
+    weak_only: bool
+    """Only cases that cannot fail list the seam."""
+    incident_regressions: list[str]
+    """Incidents already recorded at this seam."""
+    detail: str
+    """The gap in words."""
+
+
+class CoverageSummary(_Output):
+    """The counts and the verdict of one skill."""
+
+    verdict: Verdict
+    """``READY`` iff every critical seam is covered and no critical gap remains."""
+    fixtures: int
+    """Fixture files unioned."""
+    fixtures_not_loading: int
+    """Of those, files the loader rejects (analysed as written, with a finding)."""
+    cases: int
+    """Cases read from all fixtures."""
+    seams: int
+    """Declared seams."""
+    critical_seams: int
+    """Seams whose effective criticality is ``critical``."""
+    covered: int
+    """Covered seams."""
+    critical_covered: int
+    """Covered critical seams."""
+    weak_only: int
+    """Seams listed only by cases that cannot fail."""
+    uncovered: int
+    """Seams not covered (weak-only ones included)."""
+    live_covered: int
+    """Seams with a capable live case."""
+    gaps: int
+    """Prioritized gaps."""
+    critical_gaps: int
+    """Gaps of critical tier."""
+    undeclared_seam_ids: list[str]
+    """Seam ids that cases list but no fixture declares."""
+    errors: int
+    """Error findings."""
+    warnings: int
+    """Warning findings."""
+    infos: int
+    """Info findings."""
+
+
+class CoverageReport(_Output):
+    """``coverage show SKILL_DIR``: static seam coverage of one skill."""
+
+    schema_: Literal["agentic_evals.coverage.v1"] = Field(COVERAGE_SCHEMA, alias="schema")
+    """Document kind and version."""
+    skill: str
+    """The skill's name (the primary fixture's ``skill``, else the folder name)."""
+    skill_dir: str
+    """The skill folder, as given."""
+    fixtures: list[str]
+    """Fixture files unioned, relative to the skill folder."""
+    registry: str | None
+    """The regressions registry read, relative to the skill folder (``null``: none)."""
+    seams: list[SeamCoverage]
+    """One entry per declared seam, in declaration order."""
+    prioritized_gaps: list[CoverageGap]
+    """Gaps, critical first, most missing classes first."""
+    summary: CoverageSummary
+    """Counts and verdict."""
+    findings: list[CoverageFinding]
+    """Everything noticed on the way, errors first."""
+
+
+class SkillCoverage(_Output):
+    """One skill in a ``coverage audit``."""
+
+    skill: str
+    """The skill's folder name."""
+    fixtures: list[str]
+    """Fixture files unioned."""
+    summary: CoverageSummary
+    """Its counts and verdict."""
+    prioritized_gaps: list[CoverageGap]
+    """Its gaps, most urgent first."""
+    findings: list[CoverageFinding]
+    """Its findings."""
+
+
+class CoverageAuditSummary(_Output):
+    """Counts over the whole tree."""
+
+    skills: int
+    """Skill folders audited (those with fixtures)."""
+    verdicts: dict[str, int]
+    """Skills per verdict (every verdict, zeros included)."""
+    not_ready: list[str]
+    """Skills whose verdict is ``NOT_READY``."""
+    seams: int
+    """Declared seams over all skills."""
+    covered: int
+    """Covered seams over all skills."""
+    weak_only: int
+    """Weak-only seams over all skills."""
+    gaps: int
+    """Gaps over all skills."""
+    critical_gaps: int
+    """Critical gaps over all skills."""
+    undeclared_seam_ids: int
+    """Undeclared seam ids over all skills."""
+
+
+class CoverageAudit(_Output):
+    """``coverage audit ROOT``: seam coverage of every skill folder with fixtures."""
+
+    schema_: Literal["agentic_evals.coverage_audit.v1"] = Field(
+        COVERAGE_AUDIT_SCHEMA, alias="schema"
+    )
+    """Document kind and version."""
+    root: str
+    """The audited folder, as given."""
+    skills: list[SkillCoverage]
+    """One entry per skill folder with fixtures, by name."""
+    skipped: list[str]
+    """Immediate subfolders without ``fixtures/agentic_eval*`` files."""
+    summary: CoverageAuditSummary
+    """Counts."""

@@ -1,0 +1,206 @@
+"""``regressions show``: audit one registry without running anything (SPEC section 8).
+
+Per record: ``protected`` (the retained case is still in a fixture that
+loads), ``established_fail_before_fix`` (a proof command, and ``last_proven``
+records when it last proved the guard), ``stale_live_proof`` (a live-class
+guard proven more than ``freshness_days`` ago, judged against
+:func:`agentic_evals.clock.today`), and the issues in words. Open incidents
+that no regression maps are listed. Only ``ACTIVE`` records count as
+unprotected, never proven or stale; ``EXEMPT`` and ``RETIRED`` ones are listed.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+from agentic_evals import clock, codes
+from agentic_evals.contract.models import LIVE_CLASSES
+from agentic_evals.regressions.load import RegistryLoad, load_registry
+from agentic_evals.regressions.models import Incident, Regression, RegressionRegistry
+from agentic_evals.regressions.protection import FixtureCache, Protection, protection
+from agentic_evals.regressions.results import (
+    RegressionRow,
+    RegressionsShow,
+    RegressionSummary,
+    UnmappedIncident,
+)
+from agentic_evals.regressions.rules import parse_date
+from agentic_evals.regressions.skill import registry_path
+
+DEFAULT_FRESHNESS_DAYS = 30
+CLOSED_STATUSES = ("closed", "resolved", "fixed", "done", "wontfix", "won't fix", "retired")
+"""An incident status starting with one of these (any case) is closed; any other is open."""
+
+
+class ShowOutcome(NamedTuple):
+    """The registry as loaded, and the audit when it loaded."""
+
+    load: RegistryLoad
+    show: RegressionsShow | None
+
+
+def audit_row(
+    record: Regression, guard: Protection, *, as_of: _dt.date, freshness_days: int
+) -> RegressionRow:
+    """The audit of one record, given whether its guard is still in place. Pure."""
+    proven = parse_date(record.proven_on) if record.proven_on else None
+    established = bool(record.proof_command) and proven is not None
+    stale = (
+        record.evidence_class in LIVE_CLASSES
+        and proven is not None
+        and (as_of - proven).days > freshness_days
+    )
+    issues: list[str] = []
+    if record.status == "RETIRED":
+        issues.append(f"{codes.REG_RETIRED}: {_retirement(record)}")
+    else:
+        if record.status == "EXEMPT":
+            issues.append(f"{codes.REG_EXEMPT}: listed, not counted, never verified")
+        if not guard.protected:
+            issues.append(f"{codes.REG_UNPROTECTED}: {guard.detail}")
+        issues += _proof_issues(record, proven)
+        if stale and proven is not None:
+            age = (as_of - proven).days
+            issues.append(
+                f"{codes.REG_STALE_LIVE_PROOF}: live guard last proven {proven.isoformat()}, "
+                f"{age} days ago (more than {freshness_days})"
+            )
+    return RegressionRow(
+        regression_id=record.regression_id,
+        status=record.status,
+        protected=guard.protected,
+        established_fail_before_fix=established,
+        stale_live_proof=stale,
+        issues=issues,
+        retained_case=record.retained_case,
+        retained_fixture=record.retained_fixture,
+        last_proven=record.proven_on,
+    )
+
+
+def _proof_issues(record: Regression, proven: _dt.date | None) -> list[str]:
+    if not record.proof_command:
+        message = "no fail_before_fix.proof_command: nothing shows the guard can fail"
+        return [f"{codes.REG_NEVER_PROVEN}: {message} (possibly vacuous)"]
+    issues: list[str] = []
+    if proven is None:
+        issues.append(
+            f"{codes.REG_NEVER_PROVEN}: no last_proven: the proof was never recorded failing "
+            "for the guard's reason (possibly vacuous)"
+        )
+    markers = record.fail_before_fix.expected_markers if record.fail_before_fix else []
+    if not record.failure_code and not markers:
+        issues.append(
+            f"{codes.REG_WEAK_PROOF}: neither failure_code nor expected_markers: a failing "
+            "proof cannot show it failed for the guard's reason (verify calls it weak)"
+        )
+    return issues
+
+
+def _retirement(record: Regression) -> str:
+    retirement = record.retirement
+    if isinstance(retirement, dict):
+        reason = retirement.get("reason") or retirement.get("summary")
+        return str(reason) if reason else "retired"
+    return retirement or "retired"
+
+
+def is_open(incident: Incident) -> bool:
+    """An incident is open unless its status says it is closed."""
+    status = (incident.status or "").strip().lower()
+    return not status or not status.startswith(CLOSED_STATUSES)
+
+
+def incident_keys(record: Regression) -> set[str]:
+    """The incident references a record carries: the string, or the object's id and issue."""
+    incident = record.incident
+    if isinstance(incident, str):
+        return {incident}
+    if isinstance(incident, dict):
+        return {v for k in ("id", "issue") if isinstance(v := incident.get(k), str)}
+    return set()
+
+
+def unmapped_incidents(registry: RegressionRegistry) -> list[UnmappedIncident]:
+    """Open incidents whose id or issue no record (other than a retired one) names."""
+    mapped: set[str] = set()
+    for record in registry.regressions:
+        if record.status != "RETIRED":
+            mapped |= incident_keys(record)
+    return [
+        UnmappedIncident(
+            id=incident.id, issue=incident.issue, status=incident.status, summary=incident.summary
+        )
+        for incident in registry.incidents
+        if is_open(incident) and not ({incident.id, incident.issue} & mapped)
+    ]
+
+
+def summarize(rows: Sequence[RegressionRow], unmapped: int) -> RegressionSummary:
+    """The counts of one registry's rows. Pure."""
+    active = [row for row in rows if row.status == "ACTIVE"]
+    return RegressionSummary(
+        total=len(rows),
+        active=len(active),
+        unprotected=sum(not row.protected for row in active),
+        never_proven_fail_before_fix=sum(not row.established_fail_before_fix for row in active),
+        stale_live_proof=sum(row.stale_live_proof for row in active),
+        retired=sum(row.status == "RETIRED" for row in rows),
+        exempt=sum(row.status == "EXEMPT" for row in rows),
+        unmapped_incidents=unmapped,
+    )
+
+
+def audit_registry(
+    registry: RegressionRegistry, registry_dir: Path, *, as_of: _dt.date, freshness_days: int
+) -> tuple[list[RegressionRow], list[UnmappedIncident], RegressionSummary]:
+    """Rows, unmapped incidents and counts of a loaded registry."""
+    cache = FixtureCache()
+    rows = [
+        audit_row(
+            record,
+            protection(record, registry_dir, cache),
+            as_of=as_of,
+            freshness_days=freshness_days,
+        )
+        for record in registry.regressions
+    ]
+    unmapped = unmapped_incidents(registry)
+    return rows, unmapped, summarize(rows, len(unmapped))
+
+
+def show_skill(skill_dir: Path, freshness_days: int = DEFAULT_FRESHNESS_DAYS) -> ShowOutcome:
+    """Load ``SKILL_DIR/fixtures/regressions.json`` and audit it.
+
+    Raises:
+        RegressionsInputError: the folder or its registry is missing.
+    """
+    path = registry_path(skill_dir)
+    loaded = load_registry(path)
+    if loaded.registry is None:
+        return ShowOutcome(loaded, None)
+    as_of = clock.today()
+    rows, unmapped, summary = audit_registry(
+        loaded.registry, path.parent, as_of=as_of, freshness_days=freshness_days
+    )
+    show = RegressionsShow(
+        skill=skill_dir.resolve().name,
+        registry=str(path),
+        as_of=as_of.isoformat(),
+        freshness_days=freshness_days,
+        rows=rows,
+        unmapped_incidents=unmapped,
+        summary=summary,
+        findings=loaded.findings,
+    )
+    return ShowOutcome(loaded, show)
+
+
+def needs_attention(summary: RegressionSummary) -> bool:
+    """Exit 1: an ACTIVE regression is unprotected or never proven, or an incident is unmapped."""
+    return bool(
+        summary.unprotected or summary.never_proven_fail_before_fix or summary.unmapped_incidents
+    )

@@ -1,0 +1,245 @@
+"""``regressions verify``: a proof must fail for the guard's reason, in real processes."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from regression_helpers import fixture_doc, freeze_today, make_skill, record, registry
+
+from agentic_evals.cli import cli
+from agentic_evals.regressions.judge import ProofRun, judge
+from agentic_evals.regressions.models import Regression
+from agentic_evals.regressions.results import RegressionsVerify, VerifyResult
+from agentic_evals.regressions.verify import VerifyOptions, verify_skill
+
+
+def bash(script: str) -> dict[str, Any]:
+    return {"proof_command": ["bash", "-c", script]}
+
+
+def verify(skill: Path, **options: Any) -> RegressionsVerify:
+    outcome = verify_skill(skill, VerifyOptions(**options))
+    assert outcome.verify is not None, [f.render() for f in outcome.load.findings]
+    return outcome.verify
+
+
+def one(tmp_path: Path, **fields: Any) -> VerifyResult:
+    [result] = verify(make_skill(tmp_path, registry(record(**fields)))).results
+    return result
+
+
+def test_a_proof_that_prints_the_failure_code_and_exits_1_is_verified(tmp_path: Path) -> None:
+    result = one(tmp_path, fail_before_fix=bash("echo 'guard says GUARD_CAUGHT_IT' >&2; exit 1"))
+    assert (result.verdict, result.fail_before_fix_verified) == ("verified", True)
+    assert result.proof_exit_code == 1
+    assert result.detail == "the proof exited 1 showing failure_code 'GUARD_CAUGHT_IT'"
+
+
+def test_a_proof_that_fails_because_a_file_is_missing_is_not_verified(tmp_path: Path) -> None:
+    result = one(tmp_path, fail_before_fix=bash("cat no-such-input.json"))
+    assert (result.verdict, result.fail_before_fix_verified) == ("unproven", False)
+    assert result.proof_exit_code == 1
+    assert "its output lacks failure_code 'GUARD_CAUGHT_IT'" in result.detail
+    assert "No such file or directory" in result.detail  # the last line of output, as a hint
+
+
+def test_a_proof_that_only_exits_non_zero_is_weak(tmp_path: Path) -> None:
+    result = one(tmp_path, failure_code=None, fail_before_fix=bash("echo GUARD_CAUGHT_IT; exit 1"))
+    assert (result.verdict, result.fail_before_fix_verified) == ("weak", False)
+    assert "neither failure_code nor expected_markers" in result.detail
+
+
+def test_a_proof_that_passes_is_unproven(tmp_path: Path) -> None:
+    result = one(tmp_path, fail_before_fix=bash("echo GUARD_CAUGHT_IT"))
+    assert (result.verdict, result.proof_exit_code) == ("unproven", 0)
+    assert "does not fail against the broken behaviour" in result.detail
+    weak_and_passing = one(tmp_path / "b", failure_code=None, fail_before_fix=bash("true"))
+    assert weak_and_passing.verdict == "unproven"
+
+
+def test_every_marker_must_show(tmp_path: Path) -> None:
+    both = {"expected_markers": ["EXIT_CODE at /x", "FAIL"]}
+    shown = {**bash("echo 'EXIT_CODE at /x'; echo FAIL >&2; exit 1"), **both}
+    assert one(tmp_path, failure_code=None, fail_before_fix=shown).verdict == "verified"
+    half = {**bash("echo FAIL; exit 1"), **both}
+    result = one(tmp_path / "b", failure_code=None, fail_before_fix=half)
+    assert result.verdict == "unproven" and result.markers_missing == ["EXIT_CODE at /x"]
+    code_instead = {**bash("echo GUARD_CAUGHT_IT; exit 1"), **both}
+    assert one(tmp_path / "c", fail_before_fix=code_instead).verdict == "verified"
+
+
+def test_a_proof_that_cannot_start_is_unproven_with_the_reason(tmp_path: Path) -> None:
+    result = one(tmp_path, fail_before_fix={"proof_command": ["agentic-evals-no-such-program"]})
+    assert (result.verdict, result.proof_exit_code) == ("unproven", None)
+    assert result.detail.startswith("the proof could not start: cannot start")
+    bad_cwd = one(tmp_path / "b", fail_before_fix={"proof_command": ["true"], "cwd": "nowhere"})
+    assert "working directory" in bad_cwd.detail
+
+
+def test_a_proof_that_hangs_is_killed_and_unproven(tmp_path: Path) -> None:
+    skill = make_skill(tmp_path, registry(record(fail_before_fix=bash("sleep 30 & sleep 30"))))
+    [result] = verify(skill, timeout_seconds=0.5).results
+    assert result.timed_out and result.proof_exit_code is None
+    assert result.detail == "the proof timed out after 0.5s and was killed"
+
+
+def test_proofs_run_without_a_shell_from_their_cwd(tmp_path: Path) -> None:
+    literal = {"proof_command": ["echo", "GUARD_CAUGHT_IT; exit 1"]}
+    assert one(tmp_path, fail_before_fix=literal).verdict == "unproven"  # echo exits 0
+    in_sub = {**bash("cat marker; exit 1"), "cwd": "sub"}
+    skill = make_skill(tmp_path / "b", registry(record(fail_before_fix=in_sub)))
+    (skill / "sub").mkdir()
+    (skill / "sub" / "marker").write_text("GUARD_CAUGHT_IT\n")
+    (skill / "marker").write_text("wrong folder\n")
+    assert verify(skill).results[0].verdict == "verified"
+
+
+def test_only_active_records_run(tmp_path: Path) -> None:
+    skill = make_skill(
+        tmp_path,
+        registry(
+            record("old", status="RETIRED", retirement="gone", fail_before_fix=bash("touch ran")),
+            record("waived", status="EXEMPT", fail_before_fix=bash("touch ran")),
+            record("none", fail_before_fix=None),
+        ),
+    )
+    document = verify(skill)
+    assert document.skipped == ["old", "waived"] and document.unproven == ["none"]
+    assert document.results[2].detail == "no fail_before_fix.proof_command: nothing to run"
+    assert not (skill / "ran").exists()
+
+
+def pure(**fields: Any) -> Regression:
+    return Regression.model_validate(record(**fields))
+
+
+def run(**changes: Any) -> ProofRun:
+    base = ProofRun(1, False, None, 120.0, True, (), "")
+    return base._replace(**changes)
+
+
+def test_judge_rules_in_isolation() -> None:
+    assert judge(pure(), run()).verdict == "verified"
+    assert judge(pure(), run(failure_code_seen=False)).verdict == "unproven"
+    assert judge(pure(), run(exit_code=0)).verdict == "unproven"
+    assert judge(pure(failure_code=None), run()).verdict == "weak"
+    assert judge(pure(), run(timed_out=True, exit_code=None)).verdict == "unproven"
+    assert judge(pure(), run(start_error="nope", exit_code=None)).verdict == "unproven"
+    passing = pure(fail_before_fix={"proof_command": ["true"], "expected_fail": False})
+    assert judge(passing, run(exit_code=0)).verdict == "verified"
+    assert judge(passing, run(exit_code=1)).verdict == "unproven"
+
+
+def invoke(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, ["regressions", "verify", *args])
+    return result.exit_code, result.output
+
+
+def test_verify_exit_codes(tmp_path: Path) -> None:
+    good = make_skill(tmp_path, registry(record()), name="good")
+    assert invoke(str(good))[0] == 0
+    weak = make_skill(tmp_path, registry(record(), record("w", failure_code=None)), name="weak")
+    code, output = invoke(str(weak))
+    assert code == 1 and "WEAK" in output
+    assert invoke(str(weak), "--report-only")[0] == 0
+    invalid = make_skill(
+        tmp_path, registry(record("x"), record("x", fail_before_fix=bash("touch ran"))), name="bad"
+    )
+    code, output = invoke(str(invalid))
+    assert code == 2 and "nothing was run" in output and not (invalid / "ran").exists()
+    assert invoke(str(tmp_path / "missing"))[0] == 2
+
+
+def without_dates(document: dict[str, Any]) -> dict[str, Any]:
+    copy = json.loads(json.dumps(document))
+    for entry in copy["regressions"]:
+        entry.pop("last_proven", None)
+        entry.get("fail_before_fix", {}).pop("last_proven", None)
+    return copy
+
+
+def test_write_records_last_proven_and_keeps_everything_else(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    freeze_today(monkeypatch, "2026-07-04")
+    document = registry(
+        record("proven", rationale="kept", last_proven="2026-01-01"),
+        record(
+            "alias",
+            last_proven=None,
+            fail_before_fix={**bash("echo GUARD_CAUGHT_IT; exit 1"), "last_proven": "2026-01-02"},
+        ),
+        record("fresh", last_proven=None, notes="after the proof"),
+        record("failing", last_proven="2026-01-03", fail_before_fix=bash("exit 1")),
+        skill="demo",
+        incidents=[{"id": "i", "status": "fixed"}],
+    )
+    skill = make_skill(tmp_path, document)
+    path = skill / "fixtures" / "regressions.json"
+    result = verify(skill, write=True)
+    assert result.written == ["proven", "alias", "fresh"]
+    after = json.loads(path.read_text())
+    assert list(after) == list(document)
+    proven, alias, fresh, failing = after["regressions"]
+    assert proven["last_proven"] == "2026-07-04" and proven["rationale"] == "kept"
+    assert list(proven) == list(document["regressions"][0])
+    assert alias["fail_before_fix"]["last_proven"] == "2026-07-04" and "last_proven" not in alias
+    assert list(fresh) == [*list(document["regressions"][2])[:-1], "last_proven", "notes"]
+    assert failing["last_proven"] == "2026-01-03"
+    assert without_dates(after) == without_dates(document)
+    assert [p.name for p in path.parent.iterdir() if p.name.startswith(".")] == []
+    assert verify(skill).results[0].verdict == "verified"  # the rewritten registry loads
+
+
+def test_write_is_atomic_and_never_clobbers_a_changed_registry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    skill = make_skill(tmp_path, registry(record()))
+    path = skill / "fixtures" / "regressions.json"
+    before = path.read_bytes()
+
+    def fail_rename(src: str, dst: str) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", fail_rename)
+    with pytest.raises(OSError, match="disk full"):
+        verify_skill(skill, VerifyOptions(write=True))
+    monkeypatch.undo()
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in path.parent.iterdir()) == [
+        "agentic_eval.json",
+        "regressions.json",
+    ]
+    edits = registry(
+        record(
+            fail_before_fix=bash(
+                "echo ' ' >> fixtures/regressions.json; echo GUARD_CAUGHT_IT; exit 1"
+            )
+        )
+    )
+    editing = make_skill(tmp_path, edits, name="editing")
+    code, output = invoke(str(editing), "--write")
+    assert code == 2 and "changed since it was loaded" in output
+
+
+def test_guard_requires_the_retained_case_to_pass_now(tmp_path: Path) -> None:
+    passing = make_skill(tmp_path, registry(record()), name="passing")
+    [result] = verify(passing, guard=True).results
+    assert result.verdict == "verified" and result.guard is not None
+    assert result.guard.passed and result.guard.outcome == "PASS"
+    failing_fixture = fixture_doc("guard", command=["bash", "-c", "echo broken; exit 0"])
+    failing = make_skill(tmp_path, registry(record()), name="failing", fixture=failing_fixture)
+    [result] = verify(failing, guard=True).results
+    assert result.fail_before_fix_verified and result.verdict == "unproven"
+    assert result.guard is not None and result.guard.outcome == "FAIL"
+    assert "EXIT_CODE" in result.guard.detail and "does not PASS now" in result.detail
+    gone = make_skill(tmp_path, registry(record(retained_case="gone")), name="gone")
+    [result] = verify(gone, guard=True).results
+    assert result.verdict == "unproven" and result.guard is not None
+    assert result.guard.outcome is None and "is not in agentic_eval.json" in result.guard.detail
+    assert invoke(str(failing), "--guard")[0] == 1
