@@ -36,3 +36,19 @@ class Finding(BaseModel):
                 where += f":{self.column}"
         pointer = self.pointer or "/"
         return f"{where} {pointer} {self.code} {self.severity}: {self.message}"
+
+
+class FindingsView:
+    """Mixin for load results: ``errors`` and ``warnings`` over their ``findings``."""
+
+    findings: list[Finding]
+
+    @property
+    def errors(self) -> list[Finding]:
+        """Findings that reject the document."""
+        return [finding for finding in self.findings if finding.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Finding]:
+        """Findings that do not reject it."""
+        return [finding for finding in self.findings if finding.severity == "warning"]

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
-from agentic_evals.contract.findings import Finding
+from agentic_evals.contract.findings import Finding, FindingsView
 from agentic_evals.contract.models import Fixture
 from agentic_evals.contract.positions import Position, position_of
 from agentic_evals.contract.rules import gate_findings, semantic_findings
@@ -36,7 +36,7 @@ class FixtureDriftError(RuntimeError):
 
 
 @dataclass(frozen=True)
-class LoadResult:
+class LoadResult(FindingsView):
     """What loading a fixture produced."""
 
     path: Path
@@ -49,16 +49,6 @@ class LoadResult:
     """The parsed document (``None`` when it could not be parsed)."""
     source_bytes: bytes
     """The file's bytes (empty when unreadable)."""
-
-    @property
-    def errors(self) -> list[Finding]:
-        """Findings that reject the fixture."""
-        return [finding for finding in self.findings if finding.severity == "error"]
-
-    @property
-    def warnings(self) -> list[Finding]:
-        """Findings that do not reject it."""
-        return [finding for finding in self.findings if finding.severity == "warning"]
 
     @property
     def ok(self) -> bool:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from pydantic import ValidationError
 
 from agentic_evals import codes
-from agentic_evals.contract.findings import Finding
+from agentic_evals.contract.findings import Finding, FindingsView
 from agentic_evals.contract.positions import Position, position_of
 from agentic_evals.contract.unknown_keys import unknown_key_findings
 from agentic_evals.contract.yaml_io import read_document
@@ -37,7 +37,7 @@ class RegistryDriftError(RuntimeError):
 
 
 @dataclass(frozen=True)
-class RegistryLoad:
+class RegistryLoad(FindingsView):
     """What loading a registry produced."""
 
     path: Path
@@ -50,16 +50,6 @@ class RegistryLoad:
     """The parsed document (``None`` when it could not be parsed)."""
     source: bytes
     """The file's bytes (empty when unreadable)."""
-
-    @property
-    def errors(self) -> list[Finding]:
-        """Findings that reject the registry."""
-        return [finding for finding in self.findings if finding.severity == "error"]
-
-    @property
-    def warnings(self) -> list[Finding]:
-        """Findings that do not reject it."""
-        return [finding for finding in self.findings if finding.severity == "warning"]
 
     @property
     def foreign(self) -> bool:
