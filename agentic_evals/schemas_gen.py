@@ -8,11 +8,13 @@ changes a byte.
 from __future__ import annotations
 
 import ast
+import functools
+import importlib
 import inspect
 import json
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
@@ -160,96 +162,76 @@ def _output_schema(model: type[BaseModel], name: str, title: str) -> dict[str, A
     return _document(_with_descriptions(body, model), _schema_id(name), title)
 
 
-def requirements_schema() -> dict[str, Any]:
-    """Return the JSON Schema of a requirements document (``agentic_evals.requirements.v1``)."""
-    from agentic_evals.fleet.journeys.inputs import RequirementsDocument
+class _Document(NamedTuple):
+    """A document agentic-evals reads (``input``) or writes (``output``)."""
 
-    title = "agentic-evals requirements (agentic_evals.requirements.v1)"
-    return _input_schema(RequirementsDocument, "requirements.schema.json", title)
-
-
-def interaction_inventory_schema() -> dict[str, Any]:
-    """Return the JSON Schema of an interaction inventory (observed controls by QID)."""
-    from agentic_evals.fleet.journeys.inputs import InteractionInventory
-
-    title = "agentic-evals interaction inventory (agentic_evals.interaction_inventory.v1)"
-    return _input_schema(InteractionInventory, "interaction_inventory.schema.json", title)
+    module: str
+    model: str
+    direction: Literal["input", "output"]
+    title: str
 
 
-def state_graph_schema() -> dict[str, Any]:
-    """Return the JSON Schema of a state graph (states and transitions by QID)."""
-    from agentic_evals.fleet.journeys.inputs import StateGraph
-
-    title = "agentic-evals state graph (agentic_evals.state_graph.v1)"
-    return _input_schema(StateGraph, "state_graph.schema.json", title)
-
-
-def skills_audit_schema() -> dict[str, Any]:
-    """Return the JSON Schema of ``audit-skills`` output (``agentic_evals.skills_audit.v1``)."""
-    from agentic_evals.fleet.models import SkillsAudit
-
-    title = "agentic-evals skill-tree audit (agentic_evals.skills_audit.v1)"
-    return _output_schema(SkillsAudit, "skills_audit.schema.json", title)
-
-
-def scaffold_receipt_schema() -> dict[str, Any]:
-    """Return the JSON Schema of the ``apply-scaffolds`` receipt."""
-    from agentic_evals.fleet.models import ScaffoldReceipt
-
-    title = "agentic-evals scaffold receipt (agentic_evals.scaffold_receipt.v1)"
-    return _output_schema(ScaffoldReceipt, "scaffold_receipt.schema.json", title)
-
-
-def journey_plan_schema() -> dict[str, Any]:
-    """Return the JSON Schema of a ``plan-journeys`` plan (``agentic_evals.journey_plan.v1``)."""
-    from agentic_evals.fleet.journeys.plan_models import JourneyPlan
-
-    title = "agentic-evals journey plan (agentic_evals.journey_plan.v1)"
-    return _output_schema(JourneyPlan, "journey_plan.schema.json", title)
-
-
-def journey_scaffold_schema() -> dict[str, Any]:
-    """Return the JSON Schema of the ``plan-journeys --scaffold-output`` fragment."""
-    from agentic_evals.fleet.journeys.plan_models import JourneyScaffold
-
-    title = "agentic-evals journey scaffold fragment (agentic_evals.journey_scaffold.v1)"
-    return _output_schema(JourneyScaffold, "journey_scaffold.schema.json", title)
-
-
-def coverage_schema() -> dict[str, Any]:
-    """Return the JSON Schema of ``coverage show`` output (``agentic_evals.coverage.v1``)."""
-    from agentic_evals.coverage.models import CoverageReport
-
-    title = "agentic-evals seam coverage of a skill (agentic_evals.coverage.v1)"
-    return _output_schema(CoverageReport, "coverage.schema.json", title)
+_DOCUMENTS: dict[str, _Document] = {
+    "requirements.schema.json": _Document(
+        "agentic_evals.fleet.journeys.inputs", "RequirementsDocument", "input",
+        "agentic-evals requirements (agentic_evals.requirements.v1)",
+    ),
+    "interaction_inventory.schema.json": _Document(
+        "agentic_evals.fleet.journeys.inputs", "InteractionInventory", "input",
+        "agentic-evals interaction inventory (agentic_evals.interaction_inventory.v1)",
+    ),
+    "state_graph.schema.json": _Document(
+        "agentic_evals.fleet.journeys.inputs", "StateGraph", "input",
+        "agentic-evals state graph (agentic_evals.state_graph.v1)",
+    ),
+    "skills_audit.schema.json": _Document(
+        "agentic_evals.fleet.models", "SkillsAudit", "output",
+        "agentic-evals skill-tree audit (agentic_evals.skills_audit.v1)",
+    ),
+    "scaffold_receipt.schema.json": _Document(
+        "agentic_evals.fleet.models", "ScaffoldReceipt", "output",
+        "agentic-evals scaffold receipt (agentic_evals.scaffold_receipt.v1)",
+    ),
+    "journey_plan.schema.json": _Document(
+        "agentic_evals.fleet.journeys.plan_models", "JourneyPlan", "output",
+        "agentic-evals journey plan (agentic_evals.journey_plan.v1)",
+    ),
+    "journey_scaffold.schema.json": _Document(
+        "agentic_evals.fleet.journeys.plan_models", "JourneyScaffold", "output",
+        "agentic-evals journey scaffold fragment (agentic_evals.journey_scaffold.v1)",
+    ),
+    "coverage.schema.json": _Document(
+        "agentic_evals.coverage.models", "CoverageReport", "output",
+        "agentic-evals seam coverage of a skill (agentic_evals.coverage.v1)",
+    ),
+    "coverage_audit.schema.json": _Document(
+        "agentic_evals.coverage.models", "CoverageAudit", "output",
+        "agentic-evals seam coverage of a skill tree (agentic_evals.coverage_audit.v1)",
+    ),
+    "regressions.schema.json": _Document(
+        "agentic_evals.regressions.models", "RegressionRegistry", "input",
+        "agentic-evals regression registry (agentic_evals.regressions.v1)",
+    ),
+}  # fmt: skip
 
 
-def coverage_audit_schema() -> dict[str, Any]:
-    """Return the JSON Schema of ``coverage audit`` output (``agentic_evals.coverage_audit.v1``)."""
-    from agentic_evals.coverage.models import CoverageAudit
+def document_schema(name: str) -> dict[str, Any]:
+    """Return the JSON Schema ``schemas/<name>`` of a fleet, coverage or regression document.
 
-    title = "agentic-evals seam coverage of a skill tree (agentic_evals.coverage_audit.v1)"
-    return _output_schema(CoverageAudit, "coverage_audit.schema.json", title)
+    The model is imported only here, so that loading this module stays cheap.
+    """
+    document = _DOCUMENTS[name]
+    model = getattr(importlib.import_module(document.module), document.model)
+    build = _input_schema if document.direction == "input" else _output_schema
+    return build(model, name, document.title)
 
 
 def regressions_schema() -> dict[str, Any]:
     """Return the JSON Schema of a regression registry (``agentic_evals.regressions.v1``)."""
-    from agentic_evals.regressions.models import RegressionRegistry
-
-    title = "agentic-evals regression registry (agentic_evals.regressions.v1)"
-    return _input_schema(RegressionRegistry, "regressions.schema.json", title)
+    return document_schema("regressions.schema.json")
 
 
 FLEET_SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
-    "requirements.schema.json": requirements_schema,
-    "interaction_inventory.schema.json": interaction_inventory_schema,
-    "state_graph.schema.json": state_graph_schema,
-    "skills_audit.schema.json": skills_audit_schema,
-    "scaffold_receipt.schema.json": scaffold_receipt_schema,
-    "journey_plan.schema.json": journey_plan_schema,
-    "journey_scaffold.schema.json": journey_scaffold_schema,
-    "coverage.schema.json": coverage_schema,
-    "coverage_audit.schema.json": coverage_audit_schema,
-    "regressions.schema.json": regressions_schema,
+    name: functools.partial(document_schema, name) for name in _DOCUMENTS
 }
 """Fleet, coverage and regression documents: file name under ``schemas/`` -> generator."""
