@@ -49,6 +49,8 @@ class RunOptions:
     """The qualification tier of the environment the run happens in (SPEC section 6)."""
     require_system_test: bool = False
     """Block required cases that must reach ``system_test`` and did not (MISSING_SYSTEM_TEST)."""
+    keep_workspaces: bool = False
+    """Keep every trial's workspace copy; each trial's report names its path."""
 
 
 class Evaluation(NamedTuple):
@@ -106,6 +108,8 @@ def evaluate(loaded: LoadResult, options: RunOptions | None = None) -> Evaluatio
         default_timeout=options.timeout_seconds,
         grace_seconds=options.grace_seconds,
         stream_cap=options.stream_cap,
+        workspace=fixture.workspace,
+        keep_workspaces=options.keep_workspaces,
     )
     started = clock.monotonic()
     runs = [CaseRun(index, case, _raw_case(loaded.document, index), []) for index, case in selected]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import sys
-import traceback
 from collections.abc import Sequence
 
 import click
@@ -86,6 +85,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         code = ExitCode.INTERRUPTED_INT
     except Exception as error:  # noqa: BLE001 - the last line of defence
         if _debug_requested(args):
+            import traceback
+
             traceback.print_exc()
         click.echo(
             f"agentic-evals: internal error: {type(error).__name__}: {error} "

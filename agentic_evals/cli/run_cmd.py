@@ -85,6 +85,12 @@ if TYPE_CHECKING:
     help="A required case whose required_up_to is system_test and that did not reach it "
     "is BLOCKED (MISSING_SYSTEM_TEST), even if it passed.",
 )
+@click.option(
+    "--keep-workspaces",
+    is_flag=True,
+    help="Keep each trial's workspace copy (SPEC 3.4) instead of deleting it; the report's "
+    "trial names its path in workspace_path.",
+)
 def run(
     fixture: Path,
     output: Path | None,
@@ -97,6 +103,7 @@ def run(
     jobs: int,
     tier: Tier,
     require_system_test: bool,
+    keep_workspaces: bool,
 ) -> None:
     """Load and gate FIXTURE, run every case over its trials, judge readiness."""
     from agentic_evals.contract.load import load_fixture
@@ -123,6 +130,7 @@ def run(
             jobs=jobs,
             tier=tier,
             require_system_test=require_system_test,
+            keep_workspaces=keep_workspaces,
         )
         evaluation = evaluate(loaded, options)
     except UnknownCaseError as error:

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from jsonschema.protocols import Validator
 
 # Values of these keys are arbitrary JSON, where null is a value like any other.
-_JSON_VALUE_KEYS = frozenset({"equals", "workspace_changes"})
+_JSON_VALUE_KEYS = frozenset({"equals"})
 
 
 class FixtureDriftError(RuntimeError):

@@ -79,6 +79,24 @@ class ArtifactCheck(_Model):
     """A string that must not occur in the content."""
 
 
+class WorkspaceChanges(_Model):
+    """Assertions on what a trial changed in its workspace (SPEC section 3.4).
+
+    Patterns are globs on the path relative to the workspace, in POSIX form
+    (``fnmatch`` per segment, ``**`` spans directories). Every pattern must
+    match at least one path of its category.
+    """
+
+    added: list[str] = Field(default_factory=list)
+    """Globs each matching at least one path the trial created."""
+    changed: list[str] = Field(default_factory=list)
+    """Globs each matching at least one path whose type, size or content changed."""
+    removed: list[str] = Field(default_factory=list)
+    """Globs each matching at least one path the trial deleted."""
+    only: bool = False
+    """``true``: every change must be matched by a pattern of its category."""
+
+
 class Expected(_Model):
     """The oracles of a case."""
 
@@ -94,7 +112,7 @@ class Expected(_Model):
     """Strings that must not occur in stderr."""
     artifacts: list[ArtifactCheck] = Field(default_factory=list)
     """Checks on files the trial left behind."""
-    workspace_changes: dict[str, JsonValue] | None = None
+    workspace_changes: WorkspaceChanges | None = None
     """Assertions on workspace changes (SPEC section 3.4)."""
 
 

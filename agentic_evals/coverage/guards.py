@@ -69,7 +69,8 @@ def failing_oracles(case: Case) -> list[str]:
             found.append(name)
     if expected.artifacts:
         found.append("artifacts")
-    if expected.workspace_changes:
+    changes = expected.workspace_changes
+    if changes and (changes.added or changes.changed or changes.removed or changes.only):
         found.append("workspace_changes")
     if case.must_exercise:
         found.append("must_exercise")

@@ -18,7 +18,7 @@ from typing import Literal, Protocol
 
 from jsonpointer import JsonPointer, JsonPointerException
 
-from agentic_evals.reports.model import Problem
+from agentic_evals.reports.model import Problem, WorkspaceChangesReport
 
 OracleGroup = Literal["exit_code", "output", "readback"]
 """Which family an oracle belongs to.
@@ -121,10 +121,13 @@ class OracleContext:
             listed (the skill tree, or the workspace). ``artifact_root``
             should lie inside it; when it does not, every artifact check fails
             as unsafe.
+        workspace_changes: What the trial changed in its workspace copy; None
+            when the case runs without a workspace.
     """
 
     artifact_root: Path
     boundary: Path
+    workspace_changes: WorkspaceChangesReport | None = None
 
 
 @dataclass

@@ -113,6 +113,16 @@ def _walk(root: Path, max_depth: int | None) -> list[str]:
     return sorted(found)
 
 
+def match_glob(pattern: str, relative: str) -> bool:
+    """Return whether the POSIX relative path ``relative`` matches ``pattern``.
+
+    Same semantics as ``expand_glob``: ``fnmatch`` per segment, ``**`` spans
+    zero or more directories, leading dots are not special.
+    """
+    segments = [s for s in pattern.split("/") if s not in ("", ".")]
+    return _match(segments, [p for p in relative.split("/") if p not in ("", ".")])
+
+
 def _match(segments: Sequence[str], parts: Sequence[str]) -> bool:
     """Match path parts against pattern segments, ``**`` spanning zero or more parts."""
     if not segments:

@@ -2,7 +2,8 @@
 
 Kinds run in the order of ``ORACLES`` (the order of the ``expected`` keys in
 the fixture format), so problems always come out in the same order.
-``workspace_changes`` is judged by the workspace layer, not here.
+``workspace_changes`` judges the changes the runner recorded in the trial's
+workspace copy (``OracleContext.workspace_changes``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 from agentic_evals.contract.models import Case, Expected
-from agentic_evals.oracles import artifacts, exit_code, streams
+from agentic_evals.oracles import artifacts, exit_code, streams, workspace
 from agentic_evals.oracles.base import OracleContext, OracleResult, ProcessOutcomeLike
 
 Oracle = Callable[[Expected, ProcessOutcomeLike, OracleContext], OracleResult]
@@ -25,6 +26,7 @@ ORACLES: Mapping[str, Oracle] = MappingProxyType(
         "stdout_excludes": streams.excludes_oracle("stdout"),
         "stderr_excludes": streams.excludes_oracle("stderr"),
         "artifacts": artifacts.check,
+        "workspace_changes": workspace.check,
     }
 )
 """Oracle kind (the ``expected`` key) to the oracle that judges it."""

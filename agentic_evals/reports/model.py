@@ -45,6 +45,17 @@ class StreamStats(_Out):
     """More was written than kept."""
 
 
+class WorkspaceChangesReport(_Out):
+    """What a trial changed in its workspace copy, as relative POSIX paths, sorted."""
+
+    added: list[str]
+    """Paths that exist after the trial and did not before."""
+    changed: list[str]
+    """Paths whose type, size or content (sha256, or a symlink's target) changed."""
+    removed: list[str]
+    """Paths that existed before the trial and do not after."""
+
+
 class TrialReport(_Out):
     """One run of a case's command."""
 
@@ -81,6 +92,12 @@ class TrialReport(_Out):
     when the case declares none."""
     traced_execs: int | None = None
     """Successful execs traced after the command's own; null when nothing was traced."""
+    workspace_changes: WorkspaceChangesReport | None = None
+    """What the trial changed in its workspace copy; null when the case has no workspace
+    (or the copy could not be made)."""
+    workspace_path: str | None = None
+    """Where the trial's workspace copy was kept (``run --keep-workspaces``); null when it
+    was deleted or there was none."""
 
 
 class CaseReport(_Out):

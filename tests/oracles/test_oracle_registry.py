@@ -14,8 +14,8 @@ from agentic_evals.oracles.base import OracleContext, oracle_pointer
 from agentic_evals.reports.model import Problem
 
 
-def test_every_expected_key_but_workspace_changes_has_an_oracle() -> None:
-    assert set(ORACLE_KINDS) == set(Expected.model_fields) - {"workspace_changes"}
+def test_every_expected_key_has_an_oracle() -> None:
+    assert set(ORACLE_KINDS) == set(Expected.model_fields)
     assert ORACLE_KINDS[0] == "exit_code"
 
 
