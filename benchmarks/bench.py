@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -433,6 +434,17 @@ def figure_e(bench: Bench) -> None:
     bare = Command("python -c pass", [PYTHON, "-c", "pass"], folder)
     head = f"(e) start-up agentic-evals --help vs python -c pass (mean of {STARTUP_REPEAT})"
     measure_ratio(bench, head, (helped, bare), 3.0, repeat=STARTUP_REPEAT)
+    # For information: what importing click alone costs on the same interpreter, and the
+    # `python3` found on PATH (here possibly a version-manager shim, slower than the binary).
+    clicked = Command("import click", [PYTHON, "-c", "import click"], folder)
+    head = f"(e) info: python -c 'import click' vs python -c pass (mean of {STARTUP_REPEAT})"
+    measure_ratio(bench, head, (clicked, bare), None, repeat=STARTUP_REPEAT)
+    if shutil.which("python3"):
+        path_python = Command("python3 -c pass", ["python3", "-c", "pass"], folder)
+        head = (
+            f"(e) info: agentic-evals --help vs python3 on PATH -c pass (mean of {STARTUP_REPEAT})"
+        )
+        measure_ratio(bench, head, (helped, path_python), None, repeat=STARTUP_REPEAT)
 
 
 RUNNERS: dict[str, Callable[[Bench], None]] = {
