@@ -67,6 +67,12 @@ def _debug_requested(args: Sequence[str]) -> bool:
     return "--debug" in args or bool(os.environ.get("AGENTIC_EVALS_DEBUG"))
 
 
+def _output_error() -> type[Exception]:
+    from agentic_evals.reports.json_out import OutputError
+
+    return OutputError
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the CLI and exit with its code; internal errors exit 3."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -79,6 +85,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         code = ExitCode.INVALID
     except click.ClickException as error:
         error.show()
+        code = ExitCode.INVALID
+    except _output_error() as error:
+        click.echo(f"agentic-evals: {error}", err=True)
         code = ExitCode.INVALID
     except click.Abort:
         click.echo("aborted", err=True)

@@ -108,7 +108,7 @@ def run(
     """Load and gate FIXTURE, run every case over its trials, judge readiness."""
     from agentic_evals.contract.load import load_fixture
     from agentic_evals.evaluate import RunOptions, UnknownCaseError, evaluate
-    from agentic_evals.reports.json_out import write_model_atomic
+    from agentic_evals.reports.json_out import check_writable, write_model_atomic
     from agentic_evals.reports.text import render_summary, use_colour
     from agentic_evals.shard import ShardError, resolve_shard
 
@@ -116,6 +116,8 @@ def run(
         shard = resolve_shard(shard_spec, shard_total, os.environ, focused=bool(focus))
     except ShardError as error:
         raise click.UsageError(str(error)) from None
+    if output is not None:
+        check_writable(output)  # before anything runs, not after a long run
     loaded = load_fixture(fixture, strict=strict, gates=not focus)
     for finding in loaded.findings:
         click.echo(finding.render(), err=True)

@@ -21,6 +21,29 @@ def dump_value(value: object) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
 
 
+class OutputError(Exception):
+    """A report or document cannot be written where the user asked (invalid usage, exit 2)."""
+
+
+def check_writable(path: Path) -> None:
+    """Fail early, before any work, when ``path`` cannot take a written file.
+
+    Raises:
+        OutputError: ``path`` is a directory, or its directory cannot be
+            created or written to.
+    """
+    if str(path) == "-":
+        return
+    if path.is_dir():
+        raise OutputError(f"cannot write to {path}: it is a directory")
+    directory = path.parent if str(path.parent) else Path(".")
+    existing = directory
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+        raise OutputError(f"cannot write to {path}: {existing} is not a writable directory")
+
+
 def write_text_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file and a rename.
 
@@ -32,15 +55,22 @@ def write_text_atomic(path: Path, text: str) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
         return
+    check_writable(path)
     directory = path.parent if str(path.parent) else Path(".")
-    directory.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    except OSError as error:
+        raise OutputError(f"cannot write to {path}: {error.strerror or error}") from error
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp_name, path)
+    except OSError as error:
+        Path(tmp_name).unlink(missing_ok=True)
+        raise OutputError(f"cannot write to {path}: {error.strerror or error}") from error
     except BaseException:
         Path(tmp_name).unlink(missing_ok=True)
         raise

@@ -177,3 +177,28 @@ def test_signal_leaves_a_valid_partial_report_and_no_children(
     assert descendants, "the slow case should have been running"
     gone, alive = psutil.wait_procs(descendants, timeout=5)
     assert not [p for p in alive if p.status() != psutil.STATUS_ZOMBIE]
+
+
+def test_an_output_that_cannot_be_written_is_invalid_usage_before_anything_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from agentic_evals import cli as cli_module
+
+    marker = tmp_path / "ran"
+    fixture = tmp_path / "f.json"
+    fixture.write_text(json.dumps({
+        "version": 2, "skill": "s", "eval_kind": "runner_selftest", "trials": 2,
+        "cases": [{"name": "touches", "type": "positive",
+                   "command": ["touch", str(marker)], "expected": {"exit_code": 0}}],
+    }))  # fmt: skip
+    (tmp_path / "blocker").write_text("a file, not a folder")
+    for output, message in [
+        (tmp_path, f"cannot write to {tmp_path}: it is a directory"),
+        (tmp_path / "blocker" / "report.json", "is not a writable directory"),
+    ]:
+        with pytest.raises(SystemExit) as stop:
+            cli_module.main(["run", str(fixture), "-o", str(output)])
+        assert stop.value.code == 2
+        err = capsys.readouterr().err
+        assert message in err and "Traceback" not in err
+        assert not marker.exists()
