@@ -67,7 +67,7 @@ def _debug_requested(args: Sequence[str]) -> bool:
     return "--debug" in args or bool(os.environ.get("AGENTIC_EVALS_DEBUG"))
 
 
-def _output_error() -> type[Exception]:
+def _output_error() -> type[OSError]:
     from agentic_evals.reports.json_out import OutputError
 
     return OutputError

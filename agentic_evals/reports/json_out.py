@@ -21,7 +21,7 @@ def dump_value(value: object) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
 
 
-class OutputError(Exception):
+class OutputError(OSError):
     """A report or document cannot be written where the user asked (invalid usage, exit 2)."""
 
 
