@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from agentic_evals.contract.findings import Finding, FindingsView
 from agentic_evals.contract.models import Fixture
-from agentic_evals.contract.positions import Position, position_of
+from agentic_evals.contract.positions import Position, locate_all
 from agentic_evals.contract.rules import gate_findings, semantic_findings
 from agentic_evals.contract.unknown_keys import unknown_key_findings
 from agentic_evals.contract.yaml_io import read_document
@@ -149,14 +149,5 @@ def _result(
     source: bytes,
     positions: Mapping[str, Position] | object,
 ) -> LoadResult:
-    located: dict[tuple[str, str, str, str], Finding] = {}
-    for finding in findings:
-        update: dict[str, object] = {"file": str(path)}
-        if finding.line is None and isinstance(positions, Mapping):
-            at = position_of(finding.pointer, positions)
-            if at is not None:
-                update["line"], update["column"] = at
-        key = (finding.severity, finding.code, finding.pointer, finding.message)
-        located.setdefault(key, finding.model_copy(update=update))
-    ordered = sorted(located.values(), key=lambda finding: finding.severity != "error")
-    return LoadResult(path, fixture, ordered, document, source)
+    located = locate_all(findings, path, positions) if isinstance(positions, Mapping) else findings
+    return LoadResult(path, fixture, located, document, source)

@@ -10,6 +10,7 @@ JSON text is nearly YAML, so the same walk locates JSON values, best effort
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 
 import yaml
 from jsonpointer import JsonPointer
@@ -184,3 +185,24 @@ class LazyPositions(Mapping[str, Position]):
 
     def __len__(self) -> int:
         return len(self._positions())
+
+
+def locate(finding: Finding, path: Path, positions: Mapping[str, Position]) -> Finding:
+    """Return ``finding`` naming ``path``, with line:column from ``positions`` when it has none."""
+    update: dict[str, object] = {"file": str(path)}
+    if finding.line is None:
+        at = position_of(finding.pointer, positions)
+        if at is not None:
+            update["line"], update["column"] = at
+    return finding.model_copy(update=update)
+
+
+def locate_all(
+    findings: list[Finding], path: Path, positions: Mapping[str, Position]
+) -> list[Finding]:
+    """Locate ``findings``, drop exact repeats, and put errors first (stable otherwise)."""
+    located: dict[tuple[str, str, str, str], Finding] = {}
+    for finding in findings:
+        key = (finding.severity, finding.code, finding.pointer, finding.message)
+        located.setdefault(key, locate(finding, path, positions))
+    return sorted(located.values(), key=lambda finding: finding.severity != "error")

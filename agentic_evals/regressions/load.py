@@ -22,7 +22,7 @@ from pydantic import ValidationError
 
 from agentic_evals import codes
 from agentic_evals.contract.findings import Finding, FindingsView
-from agentic_evals.contract.positions import Position, position_of
+from agentic_evals.contract.positions import Position, locate_all
 from agentic_evals.contract.unknown_keys import unknown_key_findings
 from agentic_evals.contract.yaml_io import read_document
 from agentic_evals.regressions.models import REGISTRY_SCHEMA, RegressionRegistry
@@ -124,16 +124,8 @@ def _result(
     source: bytes,
     positions: Mapping[str, Position],
 ) -> RegistryLoad:
-    located: dict[tuple[str, str, str, str], Finding] = {}
-    for finding in findings:
-        update: dict[str, object] = {"file": str(path)}
-        if finding.line is None:
-            at = position_of(finding.pointer, positions)
-            if at is not None:
-                update["line"], update["column"] = at
-        key = (finding.severity, finding.code, finding.pointer, finding.message)
-        located.setdefault(key, finding.model_copy(update=update))
-    ordered = sorted(located.values(), key=_order)
+    # Errors first, then in document order.
+    ordered = sorted(locate_all(findings, path, positions), key=_order)
     return RegistryLoad(path, registry, ordered, document, source)
 
 

@@ -38,7 +38,6 @@ class CaseRun:
     case: Case
     raw: dict[str, Any]
     trials: list[TrialRun] = field(default_factory=list)
-    finished: bool = False
 
     def case_id(self, fixture: Fixture) -> str:
         """Return the stable id ``<skill>::<name>``."""
@@ -54,7 +53,8 @@ def _outcome_counts(cases: list[CaseReport]) -> dict[str, int]:
 def _case_report(run: CaseRun, fixture: Fixture, qualified: LiveQualification) -> CaseReport:
     trials: list[TrialReport] = [t.report for t in run.trials]
     problems = case_problems([t.problems for t in trials])
-    if run.finished:
+    # Every trial ran unless the run was interrupted during (or before) this case.
+    if len(run.trials) == fixture.trials:
         outcome, flaky = case_outcome([t.outcome for t in trials])
     else:
         outcome, flaky = "NOT_TESTED", False

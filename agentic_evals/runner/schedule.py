@@ -30,7 +30,8 @@ def run_cases(
     """Run every trial of ``runs``; return the signal that stopped the run, if any.
 
     On SIGINT or SIGTERM the trials in flight are killed and dropped, the rest
-    are not started, and cases left incomplete stay ``finished = False``.
+    are not started, and cases left with fewer trials than the fixture asks are
+    reported NOT_TESTED.
     """
     if jobs <= 1:
         return _serial(fixture, runs, settings)
@@ -46,7 +47,6 @@ def _serial(fixture: Fixture, runs: list[CaseRun], settings: TrialSettings) -> i
                 plan = plan_case(run.case, run.case_id(fixture), settings)
                 for number in range(1, fixture.trials + 1):
                     run.trials.append(run_trial(plan, number, settings, preexisting=before))
-                run.finished = True
     except Interrupted as stop:
         return stop.signum
     return None
@@ -77,7 +77,6 @@ def _parallel(
     for position, run in enumerate(runs):
         slots = [(position, n) for n in range(1, fixture.trials + 1)]
         run.trials = [done[slot] for slot in slots if slot in done]
-        run.finished = len(run.trials) == fixture.trials
     return signum
 
 

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ValidationError
 
 from agentic_evals import codes
 from agentic_evals.contract.findings import Finding
-from agentic_evals.contract.positions import Position, pointer_to, position_of
+from agentic_evals.contract.positions import Position, locate, pointer_to
 from agentic_evals.contract.yaml_io import read_document
 from agentic_evals.fleet.journeys.inputs import QID_PATTERN
 
@@ -49,7 +49,7 @@ class Loaded(Generic[M]):
 
     def locate(self, finding: Finding) -> Finding:
         """``finding`` with this document's file name, line and column."""
-        return _locate(finding, self.path, self.positions)
+        return locate(finding, self.path, self.positions)
 
 
 def _items(value: object, key: str) -> Iterator[tuple[int, object]]:
@@ -144,16 +144,7 @@ def load_input(path: Path, model: type[M], kind: str) -> Loaded[M]:
             value = model.model_validate(parsed.value, strict=True)
         except ValidationError as exc:
             findings += _model_findings(exc, {f.pointer for f in findings})
-    located = [_locate(finding, path, parsed.positions) for finding in findings]
+    located = [locate(finding, path, parsed.positions) for finding in findings]
     if located:
         value = None
     return Loaded(path, value, located, parsed.source, parsed.positions)
-
-
-def _locate(finding: Finding, path: Path, positions: Mapping[str, Position]) -> Finding:
-    update: dict[str, object] = {"file": str(path)}
-    if finding.line is None:
-        at = position_of(finding.pointer, positions)
-        if at is not None:
-            update["line"], update["column"] = at
-    return finding.model_copy(update=update)
