@@ -25,6 +25,11 @@ bootstrap() {
 }
 
 bootstrap
+# Bytecode of the package and its imports is cached in the venv, never in the
+# checkout, even where PYTHONDONTWRITEBYTECODE is set: without a cache every
+# start compiles the package's sources again (about 60 ms).
+export PYTHONPYCACHEPREFIX="$VENV/pycache"
+unset PYTHONDONTWRITEBYTECODE
 case "${1:-}" in
   test)
     shift

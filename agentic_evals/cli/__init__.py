@@ -1,106 +1,92 @@
 """The ``agentic-evals`` command line: a thin layer over the library.
 
 Each command parses its options, calls one library function, renders the
-result and returns an :class:`~agentic_evals.exitcodes.ExitCode`. Heavy
-imports happen inside the commands so that ``--help`` starts fast.
+result and returns an :class:`~agentic_evals.exitcodes.ExitCode`. The click
+group lives in :mod:`agentic_evals.cli.app`; this module does not import click,
+so that ``--help``, ``-h`` and ``--version`` alone print the text click would
+print (pre-rendered in :mod:`agentic_evals.cli._help_text` by
+``scripts/gen_help.py``) and start fast. Heavy imports happen inside the commands.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
 
-import click
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
-from agentic_evals import __version__
-from agentic_evals.exitcodes import ExitCode
-
-
-@click.group(
-    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
-    epilog="Example: agentic-evals run fixtures/agentic_eval.json --output report.json",
-)
-@click.version_option(__version__, prog_name="agentic-evals")
-@click.option("--debug", is_flag=True, help="Show a traceback for internal errors.")
-def cli(debug: bool) -> None:
-    """Decide from evidence whether an agent skill or workflow is ready.
-
-    Exit codes: 0 success (run: READY), 1 not ready, 2 invalid input or
-    usage, 3 internal error, 130/143 interrupted.
-    """
+    from agentic_evals.cli.app import cli as cli
 
 
-def _register() -> None:
-    from agentic_evals.cli import merge_cmd, run_cmd, schema_cmd, validate_cmd
+def __getattr__(name: str) -> object:
+    """Import the click group on first use of ``agentic_evals.cli.cli``."""
+    if name == "cli":
+        from agentic_evals.cli.app import cli
 
-    cli.add_command(run_cmd.run)
-    cli.add_command(validate_cmd.validate)
-    cli.add_command(schema_cmd.schema)
-    cli.add_command(merge_cmd.merge)
-
-    from agentic_evals.cli import (
-        apply_scaffolds_cmd,
-        audit_skills_cmd,
-        plan_journeys_cmd,
-        scaffold_cmd,
-    )
-
-    cli.add_command(audit_skills_cmd.audit_skills)
-    cli.add_command(scaffold_cmd.scaffold_fixture)
-    cli.add_command(apply_scaffolds_cmd.apply_scaffolds)
-    cli.add_command(plan_journeys_cmd.plan_journeys)
-
-    from agentic_evals.cli import coverage_cmd
-
-    cli.add_command(coverage_cmd.coverage)
-
-    from agentic_evals.cli import regressions_cmd
-
-    cli.add_command(regressions_cmd.regressions)
-
-
-_register()
-
-
-def _debug_requested(args: Sequence[str]) -> bool:
-    return "--debug" in args or bool(os.environ.get("AGENTIC_EVALS_DEBUG"))
-
-
-def _output_error() -> type[OSError]:
-    from agentic_evals.reports.json_out import OutputError
-
-    return OutputError
+        return cli
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Run the CLI and exit with its code; internal errors exit 3."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    try:
-        code = cli.main(args=args, prog_name="agentic-evals", standalone_mode=False)
-    except click.exceptions.Exit as stop:
-        code = stop.exit_code
-    except click.UsageError as error:
-        error.show()
-        code = ExitCode.INVALID
-    except click.ClickException as error:
-        error.show()
-        code = ExitCode.INVALID
-    except _output_error() as error:
-        click.echo(f"agentic-evals: {error}", err=True)
-        code = ExitCode.INVALID
-    except click.Abort:
-        click.echo("aborted", err=True)
-        code = ExitCode.INTERRUPTED_INT
-    except Exception as error:  # noqa: BLE001 - the last line of defence
-        if _debug_requested(args):
-            import traceback
+    """Run the CLI and exit with its code; internal errors exit 3.
 
-            traceback.print_exc()
-        click.echo(
-            f"agentic-evals: internal error: {type(error).__name__}: {error} "
-            "(run with --debug for a traceback)",
-            err=True,
-        )
-        code = ExitCode.INTERNAL
-    sys.exit(int(code) if isinstance(code, int) else 0)
+    Args:
+        argv: The arguments after the program name; ``sys.argv[1:]`` when None.
+    """
+    args = list(sys.argv[1:] if argv is None else argv)
+    text = _prerendered(args)
+    if text is not None and _printed(text):
+        sys.exit(0)
+    from agentic_evals.cli.app import run_cli
+
+    sys.exit(run_cli(args))
+
+
+def _prerendered(args: list[str]) -> str | None:
+    """The text click would print for ``args``, or None when click has to run."""
+    if sys.stdout is None or args not in (["--help"], ["-h"], ["--version"]):
+        return None
+    from agentic_evals.cli import _help_text
+
+    if args == ["--version"]:
+        return _help_text.VERSION
+    columns = min(max(_terminal_columns(), _help_text.MIN_COLUMNS), _help_text.MAX_COLUMNS)
+    return _help_text.HELP_TEXTS[_help_text.HELP_BY_COLUMNS[columns]]
+
+
+def _terminal_columns() -> int:
+    """The width ``shutil.get_terminal_size()`` reports, which click wraps help to.
+
+    Returns:
+        ``COLUMNS`` when it is a positive integer, else the width of the terminal
+        on ``sys.__stdout__``, else 80.
+    """
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns > 0:
+        return columns
+    if sys.__stdout__ is None:
+        return 80
+    try:
+        columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+    except (AttributeError, ValueError, OSError):
+        return 80
+    return columns or 80
+
+
+def _printed(text: str) -> bool:
+    """Write ``text`` to stdout as ``click.echo`` would; False when that failed.
+
+    After a failure (a closed pipe, a full disk, an encoding stdout cannot
+    represent) click runs instead, meets the same error and handles it as always.
+    """
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        return False
+    return True

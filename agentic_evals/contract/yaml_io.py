@@ -6,8 +6,8 @@ YAML 1.2: only ``true``/``false`` are booleans (``yes``, ``no``, ``on`` stay
 strings), dates stay strings, and tags beyond the JSON types are refused.
 Both reject duplicate keys and non-finite numbers. Positions (RFC 6901
 pointer to 1-based line and column) come from ``yaml.compose``
-(:mod:`~agentic_evals.contract.positions`); JSON text is nearly YAML, so the
-same walk locates JSON values, best effort.
+(:mod:`~agentic_evals.contract.yaml_walk`); JSON text is nearly YAML, so the
+same walk locates JSON values, best effort, when a finding needs one.
 
 Nothing here raises for bad input: every problem is a finding.
 """
@@ -15,14 +15,14 @@ Nothing here raises for bad input: every problem is a finding.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
-
-import yaml
+from typing import TYPE_CHECKING, Literal
 
 from agentic_evals import codes
 from agentic_evals.contract.json_io import ParsedDocument, ValueChecker, failed, parse_json
-from agentic_evals.contract.positions import MAX_DEPTH, MAX_VALUES, NodeBuilder, Position, TooLarge
-from agentic_evals.contract.yaml_loader import compose, yaml_reason
+from agentic_evals.contract.positions import MAX_DEPTH, MAX_VALUES, Position, TooLarge
+
+if TYPE_CHECKING:
+    import yaml
 
 Format = Literal["json", "yaml", "auto"]
 
@@ -67,6 +67,12 @@ def parse_bytes(data: bytes, fmt: Format = "auto") -> ParsedDocument:
 
 def parse_yaml(text: str) -> ParsedDocument:
     """Parse one YAML document with :class:`StrictLoader`; duplicate keys are errors."""
+    # PyYAML is imported by the documents that are YAML: a JSON fixture never pays for it.
+    import yaml
+
+    from agentic_evals.contract.yaml_loader import compose, yaml_reason
+    from agentic_evals.contract.yaml_walk import NodeBuilder
+
     try:
         node = compose(text)
     except yaml.YAMLError as exc:
@@ -92,6 +98,9 @@ def parse_yaml(text: str) -> ParsedDocument:
 
 
 def _mark(exc: yaml.YAMLError, text: str) -> Position | None:
+    import yaml
+    import yaml.reader
+
     if isinstance(exc, yaml.MarkedYAMLError):
         mark = exc.problem_mark or exc.context_mark
         return (mark.line + 1, mark.column + 1) if mark else None

@@ -10,9 +10,10 @@ supervision itself is :class:`~agentic_evals.runner.supervisor.TrialSupervisor`.
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -80,6 +81,7 @@ def run_process(
     preexisting: set[Identity] | None = None,
     executable: str | None = None,
     marker_env: Mapping[str, str] | None = None,
+    on_started: Callable[[], None] | None = None,
 ) -> ProcessResult:
     """Run one trial to completion and clean up everything it started.
 
@@ -102,6 +104,8 @@ def run_process(
         marker_env: The environment whose ``AGENTIC_EVALS_*`` markers identify
             the trial's processes, when it is not ``env`` (a tracer spawned
             with other markers passes the trial's own to the program).
+        on_started: Called once the process runs, before waiting for it;
+            if it raises, the tree is killed and the exception propagates.
 
     Returns:
         The result; a program that cannot start yields ``start_error``, not an exception.
@@ -128,8 +132,8 @@ def run_process(
             args,
             executable=executable,
             cwd=cwd,
-            env=dict(env),
-            stdin=subprocess.DEVNULL,
+            env=env,
+            stdin=_devnull(),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             start_new_session=True,
@@ -147,6 +151,8 @@ def run_process(
         preexisting=preexisting,
     )
     try:
+        if on_started is not None:
+            on_started()
         timed_out = trial.supervise(started + timeout, grace)
     except BaseException:
         trial.abort()
@@ -156,6 +162,12 @@ def run_process(
     finally:
         trial.close()
     return _result(args, started, sinks, proc.returncode, timed_out, trial.orphans, pid=proc.pid)
+
+
+@functools.cache
+def _devnull() -> int:
+    """A descriptor of /dev/null, the stdin of every trial, opened once per process."""
+    return os.open(os.devnull, os.O_RDONLY)
 
 
 def _result(

@@ -21,6 +21,7 @@ from collections.abc import Collection, Iterable, Mapping
 import psutil
 
 from agentic_evals import clock
+from agentic_evals.runner.children import CHILDREN_FILES, child_pids, own_children
 from agentic_evals.runner.environment import CASE_VAR, RUN_ID_VAR, TRIAL_VAR
 
 TRACER_NAME_PREFIX = "ae-trace-"
@@ -39,6 +40,33 @@ _subreaper_ok = False
 
 Identity = tuple[int, float]
 """A process as (pid, create time): unlike a pid alone, it is never reused."""
+
+
+_leaders_lock = threading.Lock()
+_leaders: set[int] = set()
+
+
+def add_leader(pid: int) -> None:
+    """Record that ``pid`` leads a trial in flight (until :func:`discard_leader`).
+
+    Another trial's leader is a child of the runner too; known as a leader,
+    it and everything below it are that trial's, and no other trial needs to
+    read its environment to tell. The pid stays the leader's until the runner
+    reaps it, so it is discarded only then.
+    """
+    with _leaders_lock:
+        _leaders.add(pid)
+
+
+def discard_leader(pid: int) -> None:
+    """Forget a leader recorded by :func:`add_leader` (it was reaped)."""
+    with _leaders_lock:
+        _leaders.discard(pid)
+
+
+def _other_leaders(leader: int) -> set[int]:
+    with _leaders_lock:
+        return _leaders - {leader}
 
 
 def enable_subreaper() -> bool:
@@ -104,32 +132,12 @@ def _process_table() -> tuple[list[psutil.Process], dict[int, list[psutil.Proces
     return everyone, children
 
 
-def _has_children_files() -> bool:
-    """Whether the kernel lists children in /proc (CONFIG_PROC_CHILDREN)."""
-    return os.path.exists(f"/proc/self/task/{threading.get_native_id()}/children")
-
-
-_CHILDREN_FILES = sys.platform.startswith("linux") and _has_children_files()
-
-
-def _child_pids(pid: int) -> list[int]:
-    """Return the pids of ``pid``'s children, read from every thread's children file."""
-    try:
-        tids = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return []
-    found: list[int] = []
-    for tid in tids:
-        try:
-            with open(f"/proc/{pid}/task/{tid}/children", "rb") as handle:
-                found.extend(int(word) for word in handle.read().split())
-        except OSError:  # the thread or the process ended meanwhile
-            continue
-    return found
-
-
-def _subtree_table(root: int, leader: int, *, leader_gone: bool) -> dict[int, list[psutil.Process]]:
+def _subtree_table(
+    root: int, leader: int, *, leader_gone: bool, top: list[int] | None = None
+) -> dict[int, list[psutil.Process]]:
     """Return the processes below ``root`` by parent pid; the leader only as a parent.
+
+    ``top``: the children of ``root``, when the caller has just read them.
 
     Once the leader has exited it has no children (they were re-parented to
     the runner), so it is not even read.
@@ -142,7 +150,8 @@ def _subtree_table(root: int, leader: int, *, leader_gone: bool) -> dict[int, li
     stack = [root]
     while stack:
         parent = stack.pop()
-        for pid in _child_pids(parent):
+        below = top if parent == root and top is not None else child_pids(parent)
+        for pid in below:
             if pid == leader:
                 if not leader_gone:
                     stack.append(pid)  # never a member; its children are found from its pid
@@ -158,8 +167,8 @@ def _subtree_table(root: int, leader: int, *, leader_gone: bool) -> dict[int, li
 
 def runner_children() -> set[Identity]:
     """Return the identities of this process's children (taken before a serial trial)."""
-    if _CHILDREN_FILES:
-        return _identities(_child_pids(os.getpid()))
+    if CHILDREN_FILES:
+        return _identities(own_children.pids())
     return _identities(p.pid for p in psutil.Process().children())
 
 
@@ -268,9 +277,16 @@ class TrialTracker:
 
         ``leader_gone``: the leader has exited, so nothing is below it any more.
         """
-        if self._subreaper and _CHILDREN_FILES:
+        if self._subreaper and CHILDREN_FILES:
+            runner = os.getpid()
+            others = _other_leaders(self._leader)
+            top_pids = [pid for pid in own_children.pids() if pid not in others]
+            if leader_gone and all(pid == self._leader for pid in top_pids):
+                # Everything a trial starts stays below the runner (its subreaper): with the
+                # leader gone and no child but other trials' leaders, nothing of it is left.
+                return []
             everyone: list[psutil.Process] = []
-            children = _subtree_table(os.getpid(), self._leader, leader_gone=leader_gone)
+            children = _subtree_table(runner, self._leader, leader_gone=leader_gone, top=top_pids)
         else:
             everyone, children = _process_table()
         top = [p for p in children.get(os.getpid(), []) if p.pid != self._leader]

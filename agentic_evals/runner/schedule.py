@@ -14,7 +14,15 @@ from typing import TYPE_CHECKING
 from agentic_evals.runner.cancel import Cancellation
 from agentic_evals.runner.interrupt import Interrupted, interruptible
 from agentic_evals.runner.reaper import enable_subreaper, runner_children
-from agentic_evals.runner.trials import TrialRun, TrialSettings, plan_case, run_trial
+from agentic_evals.runner.trials import (
+    CasePlanner,
+    TrialRun,
+    TrialSettings,
+    UnjudgedTrial,
+    execute_trial,
+    judging_can_wait,
+    run_trial,
+)
 
 if TYPE_CHECKING:
     from agentic_evals.contract.models import Fixture
@@ -39,17 +47,66 @@ def run_cases(
 
 
 def _serial(fixture: Fixture, runs: list[CaseRun], settings: TrialSettings) -> int | None:
+    waiting = _Unjudged()
     try:
         with interruptible():
             # Trials never overlap, so whatever the runner did not have before is theirs.
             before = runner_children() if enable_subreaper() else None
+            planner = CasePlanner(settings)
             for run in runs:
-                plan = plan_case(run.case, run.case_id(fixture), settings)
+                plan = planner.plan(run.case, run.case_id(fixture))
+                can_wait = judging_can_wait(plan)
                 for number in range(1, fixture.trials + 1):
-                    run.trials.append(run_trial(plan, number, settings, preexisting=before))
+                    if not can_wait:
+                        waiting.judge()
+                        run.trials.append(run_trial(plan, number, settings, preexisting=before))
+                        continue
+                    trial = execute_trial(
+                        plan, number, settings, preexisting=before, on_started=waiting.judge
+                    )
+                    waiting.judge()  # this trial could not start: the last one still waits
+                    waiting.hold(run, trial)
+            waiting.judge()
     except Interrupted as stop:
+        waiting.judge()  # it had finished before the signal came
         return stop.signum
+    finally:
+        waiting.drop()
     return None
+
+
+class _Unjudged:
+    """The last trial of a serial run: finished, and judged once the next one runs.
+
+    Judging costs the runner tens of microseconds per trial; done while the
+    next trial's program loads on another core, it no longer adds to the run.
+    Trials run one after another all the same, and each trial's orphans were
+    found and killed before the next one started.
+    """
+
+    def __init__(self) -> None:
+        self._run: CaseRun | None = None
+        self._trial: UnjudgedTrial | None = None
+
+    def hold(self, run: CaseRun, trial: UnjudgedTrial) -> None:
+        """Keep ``trial`` of ``run`` until :meth:`judge`."""
+        self._run, self._trial = run, trial
+
+    def judge(self) -> None:
+        """Judge the trial held, if any, and add it to its case's trials."""
+        trial, run = self._trial, self._run
+        if trial is None or run is None:
+            return
+        judged = trial.judge()
+        self._trial = None
+        run.trials.append(judged)
+        trial.close()
+
+    def drop(self) -> None:
+        """Release a trial that was never judged (the run failed)."""
+        if self._trial is not None:
+            self._trial.close()
+            self._trial = None
 
 
 def _parallel(
@@ -88,8 +145,9 @@ def _submit(
     cancel: Cancellation,
 ) -> dict[Future[TrialRun], Slot]:
     futures: dict[Future[TrialRun], Slot] = {}
+    planner = CasePlanner(settings)
     for position, run in enumerate(runs):
-        plan = plan_case(run.case, run.case_id(fixture), settings)
+        plan = planner.plan(run.case, run.case_id(fixture))
         for number in range(1, fixture.trials + 1):
             future = pool.submit(run_trial, plan, number, settings, cancel)
             futures[future] = (position, number)

@@ -17,7 +17,14 @@ from agentic_evals import clock
 from agentic_evals.runner.capture import StreamSink
 from agentic_evals.runner.handles import Handle, HandleSet
 from agentic_evals.runner.pump import PipePump
-from agentic_evals.runner.reaper import Identity, TrialTracker, in_group, is_live
+from agentic_evals.runner.reaper import (
+    Identity,
+    TrialTracker,
+    add_leader,
+    discard_leader,
+    in_group,
+    is_live,
+)
 
 _FINAL_DRAIN_SECONDS = 2.0
 _KILL_WAIT_SECONDS = 5.0
@@ -57,6 +64,7 @@ class TrialSupervisor:
         assert proc.stdout is not None and proc.stderr is not None
         pipes = {proc.stdout.fileno(): sinks[0], proc.stderr.fileno(): sinks[1]}
         pump = None
+        add_leader(proc.pid)
         try:
             tracker = TrialTracker(
                 proc.pid, env, exclude_pids, subreaper=subreaper, preexisting=preexisting
@@ -69,6 +77,7 @@ class TrialSupervisor:
                 pump.close()
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+            discard_leader(proc.pid)
             proc.stdout.close()
             proc.stderr.close()
             for sink in sinks:
@@ -91,7 +100,8 @@ class TrialSupervisor:
             )
             self._terminate([self._leader, *self._handles.open(members)], grace, group=True)
         self._pump.drain(None)
-        self._sweep(grace, leader_gone=self._leader_exited())
+        # Not timed out: the leader's pidfd became readable, so it has exited.
+        self._sweep(grace, leader_gone=not timed_out or self._leader_exited())
         # Output may still be buffered in pipes whose writers were just killed.
         self._pump.drain(clock.monotonic() + _FINAL_DRAIN_SECONDS)
         self._reap()
@@ -106,7 +116,8 @@ class TrialSupervisor:
         self._reap()
 
     def close(self) -> None:
-        """Close pidfds and pipes."""
+        """Close pidfds and pipes; the leader is no longer a trial's (it was reaped)."""
+        discard_leader(self._proc.pid)
         self._leader.close()
         self._handles.close()
         self._pump.close()

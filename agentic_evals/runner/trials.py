@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +18,6 @@ from agentic_evals.reports.model import (
     Problem,
     StreamStats,
     TrialReport,
-    WorkspaceChangesReport,
 )
 from agentic_evals.runner import workspace
 from agentic_evals.runner.cancel import Cancellation
@@ -87,14 +86,41 @@ class CasePlan:
     copy); None runs the trials in ``cwd`` itself."""
 
 
+class CasePlanner:
+    """Plans the cases of one run, sharing what their environments have in common.
+
+    Cases whose environments are equal (usually: none of them sets ``env``)
+    share one redactor, and a program is looked up once per ``PATH``. The
+    sharing lasts one run, so a program installed between runs is found.
+    """
+
+    def __init__(self, settings: TrialSettings) -> None:
+        self._settings = settings
+        self._redactors: dict[frozenset[tuple[str, str]], Redactor] = {}
+        self._programs: dict[tuple[str, str | None], str | None] = {}
+
+    def plan(self, case: Case, case_id: str) -> CasePlan:
+        """Return the shared part of every trial of ``case``."""
+        settings = self._settings
+        env = {**settings.base_env, **case.env}
+        cwd = trial_cwd(settings.fixture_dir, case.cwd)
+        chosen = case.workspace or settings.workspace
+        source = settings.fixture_dir / chosen.input if chosen else None
+        program = (case.command[0], env.get("PATH"))
+        if program not in self._programs:
+            self._programs[program] = find_program(case.command[0], env)
+        executable = self._programs[program]
+        # The case's own variables are what differ, so they key the redactor.
+        key = frozenset(case.env.items())
+        redactor = self._redactors.get(key)
+        if redactor is None:
+            redactor = self._redactors[key] = Redactor(env)
+        return CasePlan(case, case_id, cwd, env, redactor, executable, source)
+
+
 def plan_case(case: Case, case_id: str, settings: TrialSettings) -> CasePlan:
-    """Return the shared part of every trial of ``case``."""
-    env = {**settings.base_env, **case.env}
-    cwd = trial_cwd(settings.fixture_dir, case.cwd)
-    chosen = case.workspace or settings.workspace
-    source = settings.fixture_dir / chosen.input if chosen else None
-    executable = find_program(case.command[0], env)
-    return CasePlan(case, case_id, cwd, env, Redactor(env), executable, source)
+    """Return the shared part of every trial of ``case`` (one case on its own)."""
+    return CasePlanner(settings).plan(case, case_id)
 
 
 def find_program(program: str, env: Mapping[str, str]) -> str | None:
@@ -206,6 +232,80 @@ def _run(
     preexisting: set[Identity] | None,
 ) -> TrialRun:
     """Run the process in ``cwd``, then judge it against ``context``."""
+    unjudged = _execute(plan, number, settings, cwd, context, cancel, preexisting)
+    try:
+        return unjudged.judge()
+    finally:
+        unjudged.close()
+
+
+@dataclass(frozen=True)
+class UnjudgedTrial:
+    """A trial whose processes are all gone, with what it left, not judged yet."""
+
+    plan: CasePlan
+    number: int
+    result: ProcessResult
+    context: OracleContext
+    traced: TraceOutcome
+
+    def judge(self) -> TrialRun:
+        """Judge the trial; may be called again (after an interruption) until :meth:`close`."""
+        trial_id = f"{self.plan.case_id}#{self.number}"
+        case, redactor = self.plan.case, self.plan.redactor
+        return _judge(case, trial_id, self.result, self.context, redactor, self.traced)
+
+    def close(self) -> None:
+        """Release the captured output."""
+        self.result.close()
+
+
+def judging_can_wait(plan: CasePlan) -> bool:
+    """Whether judging the case's trials reads nothing but what the runner captured.
+
+    Then a serial run may judge a trial while the next one is already running
+    (see :func:`execute_trial`). Artifacts and workspaces are files the next
+    trial could change, so their cases are judged at once.
+    """
+    return plan.workspace is None and not plan.case.expected.artifacts
+
+
+def execute_trial(
+    plan: CasePlan,
+    number: int,
+    settings: TrialSettings,
+    *,
+    preexisting: set[Identity] | None,
+    on_started: Callable[[], None] | None = None,
+) -> UnjudgedTrial:
+    """Run trial ``number`` of a case that :func:`judging_can_wait`, without judging it.
+
+    Args:
+        plan: The planned case.
+        number: The trial number, from 1.
+        settings: The run's settings.
+        preexisting: As for :func:`run_trial`.
+        on_started: Called once the trial's process runs (not when it cannot
+            start): a serial run judges the previous trial there, on the
+            runner's side, while this one's program loads and runs.
+    """
+    if not judging_can_wait(plan):
+        raise ValueError(f"{plan.case_id}: its trials read files, judge them with run_trial")
+    shared = OracleContext(artifact_root=settings.fixture_dir, boundary=settings.boundary)
+    return _execute(plan, number, settings, plan.cwd, shared, None, preexisting, on_started)
+
+
+def _execute(
+    plan: CasePlan,
+    number: int,
+    settings: TrialSettings,
+    cwd: Path,
+    context: OracleContext | _WorkspaceContext,
+    cancel: Cancellation | None,
+    preexisting: set[Identity] | None,
+    on_started: Callable[[], None] | None = None,
+) -> UnjudgedTrial:
+    """Run the process in ``cwd``; record the workspace's changes when there is one."""
     case = plan.case
     env = trial_environment(plan.env, {}, run_id=settings.run_id, case_name=case.name, trial=number)
     with ExecTrace.start(
@@ -223,17 +323,17 @@ def _run(
             preexisting=preexisting,
             executable=trace.executable,
             marker_env=trace.marker_env,
+            on_started=on_started,
         )
         result, traced = trace.observe(result)
-    changed: WorkspaceChangesReport | None = None
     if isinstance(context, _WorkspaceContext):
-        changed = workspace.changes(context.before, workspace.snapshot(context.root))
+        try:
+            changed = workspace.changes(context.before, workspace.snapshot(context.root))
+        except BaseException:
+            result.close()
+            raise
         context = OracleContext(context.root, context.root, workspace_changes=changed)
-    try:
-        return _judge(case, f"{plan.case_id}#{number}", result, context, plan.redactor, traced)
-    finally:
-        result.stdout.close()
-        result.stderr.close()
+    return UnjudgedTrial(plan, number, result, context, traced)
 
 
 def _judge(

@@ -11,9 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import psutil
+import pytest
 
 from agentic_evals.contract.load import load_fixture
 from agentic_evals.evaluate import RunOptions, evaluate
+from agentic_evals.runner import schedule
+from agentic_evals.runner.interrupt import Interrupted
+from agentic_evals.runner.trials import UnjudgedTrial
 
 VOLATILE = {"run_id", "generated_at", "duration_ms"}
 
@@ -120,3 +124,43 @@ def test_sigterm_stops_parallel_trials_and_writes_a_partial_report(tmp_path: Pat
     _, alive = psutil.wait_procs(children, timeout=5)
     assert [p for p in alive if p.status() != psutil.STATUS_ZOMBIE] == []
     assert os.path.exists(output)
+
+
+def two_case_fixture(tmp_path: Path, second: list[str]) -> Path:
+    cases = [
+        {"name": "first", "type": "positive", "command": ["true"], "expected": {"exit_code": 0}},
+        {"name": "second", "type": "negative", "command": second, "expected": {"exit_code": 0}},
+    ]
+    path = tmp_path / "two.json"
+    path.write_text(json.dumps({"version": 2, "skill": "two", "eval_kind": "runner_selftest",
+                                "trials": 2, "cases": cases}))  # fmt: skip
+    return path
+
+
+def test_a_trial_that_cannot_start_still_gets_the_one_before_it_judged(tmp_path: Path) -> None:
+    path = two_case_fixture(tmp_path, ["no-such-program-here"])
+    report = evaluate(load_fixture(path), RunOptions()).report
+    trials = [[t.trial_id for t in case.trials] for case in report.cases]
+    assert trials == [["two::first#1", "two::first#2"], ["two::second#1", "two::second#2"]]
+    assert [case.outcome for case in report.cases] == ["PASS", "FAIL"]
+
+
+def test_a_signal_before_the_next_trial_runs_keeps_the_finished_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = two_case_fixture(tmp_path, ["true"])
+    real = schedule.execute_trial
+    calls: list[int] = []
+
+    def interrupted_third(*args: Any, **kwargs: Any) -> UnjudgedTrial:
+        calls.append(1)
+        if len(calls) == 3:  # the signal comes before this trial's process runs
+            raise Interrupted(signal.SIGTERM)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(schedule, "execute_trial", interrupted_third)
+    evaluation = evaluate(load_fixture(path), RunOptions())
+    assert evaluation.interrupted_by == signal.SIGTERM
+    first, second = evaluation.report.cases
+    assert [t.outcome for t in first.trials] == ["PASS", "PASS"]  # the second one was waiting
+    assert (first.outcome, second.outcome, second.trials) == ("PASS", "NOT_TESTED", [])
