@@ -133,11 +133,11 @@ def _process_table() -> tuple[list[psutil.Process], dict[int, list[psutil.Proces
 
 
 def _subtree_table(
-    root: int, leader: int, *, leader_gone: bool, top: list[int] | None = None
+    root: int, top: list[int], leader: int, *, leader_gone: bool
 ) -> dict[int, list[psutil.Process]]:
     """Return the processes below ``root`` by parent pid; the leader only as a parent.
 
-    ``top``: the children of ``root``, when the caller has just read them.
+    ``top``: the children of ``root`` to walk down from (just read by the caller).
 
     Once the leader has exited it has no children (they were re-parented to
     the runner), so it is not even read.
@@ -150,8 +150,7 @@ def _subtree_table(
     stack = [root]
     while stack:
         parent = stack.pop()
-        below = top if parent == root and top is not None else child_pids(parent)
-        for pid in below:
+        for pid in top if parent == root else child_pids(parent):
             if pid == leader:
                 if not leader_gone:
                     stack.append(pid)  # never a member; its children are found from its pid
@@ -277,8 +276,8 @@ class TrialTracker:
 
         ``leader_gone``: the leader has exited, so nothing is below it any more.
         """
+        runner = os.getpid()
         if self._subreaper and CHILDREN_FILES:
-            runner = os.getpid()
             others = _other_leaders(self._leader)
             top_pids = [pid for pid in own_children.pids() if pid not in others]
             if leader_gone and all(pid == self._leader for pid in top_pids):
@@ -286,10 +285,10 @@ class TrialTracker:
                 # leader gone and no child but other trials' leaders, nothing of it is left.
                 return []
             everyone: list[psutil.Process] = []
-            children = _subtree_table(runner, self._leader, leader_gone=leader_gone, top=top_pids)
+            children = _subtree_table(runner, top_pids, self._leader, leader_gone=leader_gone)
         else:
             everyone, children = _process_table()
-        top = [p for p in children.get(os.getpid(), []) if p.pid != self._leader]
+        top = [p for p in children.get(runner, []) if p.pid != self._leader]
         roots = [p for p in top if self._belongs(p)]
         if not self._subreaper:
             # Escapees went to init: only their markers can find them.

@@ -85,28 +85,27 @@ class _Unjudged:
     """
 
     def __init__(self) -> None:
-        self._run: CaseRun | None = None
-        self._trial: UnjudgedTrial | None = None
+        self._held: tuple[CaseRun, UnjudgedTrial] | None = None
 
     def hold(self, run: CaseRun, trial: UnjudgedTrial) -> None:
         """Keep ``trial`` of ``run`` until :meth:`judge`."""
-        self._run, self._trial = run, trial
+        self._held = (run, trial)
 
     def judge(self) -> None:
         """Judge the trial held, if any, and add it to its case's trials."""
-        trial, run = self._trial, self._run
-        if trial is None or run is None:
+        if self._held is None:
             return
-        judged = trial.judge()
-        self._trial = None
+        run, trial = self._held
+        judged = trial.judge()  # interrupted here, it is still held and judged again
+        self._held = None
         run.trials.append(judged)
         trial.close()
 
     def drop(self) -> None:
         """Release a trial that was never judged (the run failed)."""
-        if self._trial is not None:
-            self._trial.close()
-            self._trial = None
+        if self._held is not None:
+            self._held[1].close()
+            self._held = None
 
 
 def _parallel(

@@ -118,11 +118,6 @@ class CasePlanner:
         return CasePlan(case, case_id, cwd, env, redactor, executable, source)
 
 
-def plan_case(case: Case, case_id: str, settings: TrialSettings) -> CasePlan:
-    """Return the shared part of every trial of ``case`` (one case on its own)."""
-    return CasePlanner(settings).plan(case, case_id)
-
-
 def find_program(program: str, env: Mapping[str, str]) -> str | None:
     """Resolve a bare program name on the trial's ``PATH``, as the spawn would.
 
@@ -156,8 +151,7 @@ def run_trial(
     """
     trial_id = f"{plan.case_id}#{number}"
     if plan.workspace is None:
-        shared = OracleContext(artifact_root=settings.fixture_dir, boundary=settings.boundary)
-        return _run(plan, number, settings, plan.cwd, shared, cancel, preexisting)
+        return _run(plan, number, settings, plan.cwd, _in_place(settings), cancel, preexisting)
     try:
         copy = _copy_workspace(plan.workspace, settings.boundary)
     except workspace.WorkspaceUnavailableError as error:
@@ -173,6 +167,11 @@ def run_trial(
         report = run.report.model_copy(update={"workspace_path": str(copy)})
         run = TrialRun(report, run.oracles, run.trace_method, run.traced_execs)
     return run
+
+
+def _in_place(settings: TrialSettings) -> OracleContext:
+    """Where the oracles of a trial without a workspace read: the fixture's tree."""
+    return OracleContext(artifact_root=settings.fixture_dir, boundary=settings.boundary)
 
 
 @dataclass(frozen=True)
@@ -291,8 +290,8 @@ def execute_trial(
     """
     if not judging_can_wait(plan):
         raise ValueError(f"{plan.case_id}: its trials read files, judge them with run_trial")
-    shared = OracleContext(artifact_root=settings.fixture_dir, boundary=settings.boundary)
-    return _execute(plan, number, settings, plan.cwd, shared, None, preexisting, on_started)
+    context = _in_place(settings)
+    return _execute(plan, number, settings, plan.cwd, context, None, preexisting, on_started)
 
 
 def _execute(
