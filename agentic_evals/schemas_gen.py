@@ -173,31 +173,31 @@ class _Document(NamedTuple):
 
 _DOCUMENTS: dict[str, _Document] = {
     "requirements.schema.json": _Document(
-        "agentic_evals.fleet.journeys.inputs", "RequirementsDocument", "input",
+        "agentic_evals.skills.journeys.inputs", "RequirementsDocument", "input",
         "agentic-evals requirements (agentic_evals.requirements.v1)",
     ),
     "interaction_inventory.schema.json": _Document(
-        "agentic_evals.fleet.journeys.inputs", "InteractionInventory", "input",
+        "agentic_evals.skills.journeys.inputs", "InteractionInventory", "input",
         "agentic-evals interaction inventory (agentic_evals.interaction_inventory.v1)",
     ),
     "state_graph.schema.json": _Document(
-        "agentic_evals.fleet.journeys.inputs", "StateGraph", "input",
+        "agentic_evals.skills.journeys.inputs", "StateGraph", "input",
         "agentic-evals state graph (agentic_evals.state_graph.v1)",
     ),
     "skills_audit.schema.json": _Document(
-        "agentic_evals.fleet.models", "SkillsAudit", "output",
+        "agentic_evals.skills.models", "SkillsAudit", "output",
         "agentic-evals skill-tree audit (agentic_evals.skills_audit.v1)",
     ),
     "scaffold_receipt.schema.json": _Document(
-        "agentic_evals.fleet.models", "ScaffoldReceipt", "output",
+        "agentic_evals.skills.models", "ScaffoldReceipt", "output",
         "agentic-evals scaffold receipt (agentic_evals.scaffold_receipt.v1)",
     ),
     "journey_plan.schema.json": _Document(
-        "agentic_evals.fleet.journeys.plan_models", "JourneyPlan", "output",
+        "agentic_evals.skills.journeys.plan_models", "JourneyPlan", "output",
         "agentic-evals journey plan (agentic_evals.journey_plan.v1)",
     ),
     "journey_scaffold.schema.json": _Document(
-        "agentic_evals.fleet.journeys.plan_models", "JourneyScaffold", "output",
+        "agentic_evals.skills.journeys.plan_models", "JourneyScaffold", "output",
         "agentic-evals journey scaffold fragment (agentic_evals.journey_scaffold.v1)",
     ),
     "coverage.schema.json": _Document(

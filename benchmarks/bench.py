@@ -53,7 +53,7 @@ import importlib, json, subprocess, sys, time
 from pathlib import Path
 start = time.perf_counter()
 load = importlib.import_module("agentic_evals.contract.load")
-evaluate = importlib.import_module("agentic_evals.evaluate")
+evaluate = importlib.import_module("agentic_evals.evaluation.evaluate")
 imported = time.perf_counter()
 loaded = load.load_fixture(Path(sys.argv[1]))
 parsed = time.perf_counter()

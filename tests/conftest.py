@@ -12,7 +12,7 @@ import jsonschema
 import pytest
 from hypothesis import HealthCheck, settings
 
-from agentic_evals.shard import SHARD_VARIABLES
+from agentic_evals.judge.shard import SHARD_VARIABLES
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"

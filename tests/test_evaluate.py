@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from agentic_evals.contract.load import load_fixture
-from agentic_evals.evaluate import RunOptions, UnknownCaseError, evaluate
+from agentic_evals.evaluation.evaluate import RunOptions, UnknownCaseError, evaluate
 
 
 def write(tmp_path: Path, cases: list[dict[str, Any]], trials: int = 2) -> Path:

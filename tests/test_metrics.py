@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agentic_evals import codes
-from agentic_evals.metrics import (
+from agentic_evals.judge.metrics import (
     CaseFacts,
     TrialFacts,
     build_metrics,

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from agentic_evals import provenance
-from agentic_evals.provenance import canonical_json, oracle_sha256, repo_info, sha256_bytes
+from agentic_evals.judge import provenance
+from agentic_evals.judge.provenance import canonical_json, oracle_sha256, repo_info, sha256_bytes
 from agentic_evals.reports.model import RepoInfo
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")

@@ -11,9 +11,7 @@ from hypothesis import strategies as st
 
 from agentic_evals import codes
 from agentic_evals.contract.models import Case
-from agentic_evals.oracles.base import OracleResult
-from agentic_evals.reports.model import CaseOutcome, Problem, Readiness
-from agentic_evals.verdicts import (
+from agentic_evals.judge.cases import (
     READINESS_ORDER,
     CaseResult,
     case_outcome,
@@ -22,6 +20,8 @@ from agentic_evals.verdicts import (
     trial_outcome,
     worse,
 )
+from agentic_evals.oracles.base import OracleResult
+from agentic_evals.reports.model import CaseOutcome, Problem, Readiness
 
 
 @dataclass(frozen=True)

@@ -37,10 +37,10 @@ def apply_scaffolds(
     with a fixture, a delegation, an exemption or a legacy fixture are skipped
     with the reason; --force replaces scaffolds, never hand-written fixtures.
     """
-    from agentic_evals.fleet.apply import apply_scaffolds as run_apply
-    from agentic_evals.fleet.audit import AuditInputError
-    from agentic_evals.fleet.render import render_receipt
     from agentic_evals.reports.json_out import write_model_atomic
+    from agentic_evals.skills.apply import apply_scaffolds as run_apply
+    from agentic_evals.skills.audit import AuditInputError
+    from agentic_evals.skills.render import render_receipt
 
     try:
         receipt = run_apply(root, write=write, force=force, limit=limit)

@@ -32,10 +32,10 @@ def audit_skills(root: Path, output: Path | None, only: tuple[str, ...]) -> None
     delegates_to_eval_skill, eval_not_required, missing. Nothing runs: the
     front matter is parsed and the fixtures loaded in-process.
     """
-    from agentic_evals.fleet.audit import AuditInputError
-    from agentic_evals.fleet.audit import audit_skills as run_audit
-    from agentic_evals.fleet.render import render_audit
     from agentic_evals.reports.json_out import write_model_atomic
+    from agentic_evals.skills.audit import AuditInputError
+    from agentic_evals.skills.audit import audit_skills as run_audit
+    from agentic_evals.skills.render import render_audit
 
     try:
         audit = run_audit(root, only)

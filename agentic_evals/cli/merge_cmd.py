@@ -34,8 +34,8 @@ def merge(reports: tuple[Path, ...], output: Path, report_only: bool) -> None:
     The merged report's readiness, cases (in fixture order) and metrics are
     those of one full run. Every shard 1..N must be given exactly once.
     """
+    from agentic_evals.judge.merge import MergeError, merge_report_files
     from agentic_evals.reports.json_out import write_model_atomic
-    from agentic_evals.reports.merge import MergeError, merge_report_files
     from agentic_evals.reports.text import render_summary, use_colour
 
     try:

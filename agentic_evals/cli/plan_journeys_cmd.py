@@ -62,9 +62,9 @@ def plan_journeys(
     plan also lists weak oracles, claim traceability and missing critical
     journeys. A control named by selector instead of QID is invalid input.
     """
-    from agentic_evals.fleet.journeys.plan import JourneyInputs, plan_journeys, scaffold_fragment
-    from agentic_evals.fleet.render import render_plan
     from agentic_evals.reports.json_out import write_model_atomic
+    from agentic_evals.skills.journeys.plan import JourneyInputs, plan_journeys, scaffold_fragment
+    from agentic_evals.skills.render import render_plan
 
     result = plan_journeys(JourneyInputs(fixture, requirements, inventory, state_graph))
     for finding in result.errors:

@@ -13,7 +13,7 @@ from agentic_evals.exitcodes import ExitCode
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from agentic_evals.contract.findings import Finding
+    from agentic_evals.documents.findings import Finding
 
 _PATH = click.Path(path_type=Path)
 _OUTPUT = click.option(

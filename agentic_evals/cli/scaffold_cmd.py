@@ -33,7 +33,7 @@ def scaffold_fixture(skill_dir: Path, output: Path | None, force: bool) -> None:
     agentic-evals audits the skill's own files. A scaffold proves wiring,
     not behaviour: strengthen it.
     """
-    from agentic_evals.fleet.scaffold import ScaffoldError, build_scaffold, write_scaffold
+    from agentic_evals.skills.scaffold import ScaffoldError, build_scaffold, write_scaffold
 
     try:
         scaffold = build_scaffold(skill_dir, output)

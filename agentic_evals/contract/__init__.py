@@ -10,15 +10,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from agentic_evals.contract.findings import Finding
     from agentic_evals.contract.load import FixtureDriftError, LoadResult, load_fixture
+    from agentic_evals.documents.findings import Finding
 
 __all__ = ["Finding", "FixtureDriftError", "LoadResult", "load_fixture"]
 
 
 def __getattr__(name: str) -> Any:
     if name == "Finding":
-        from agentic_evals.contract.findings import Finding
+        from agentic_evals.documents.findings import Finding
 
         return Finding
     if name in ("FixtureDriftError", "LoadResult", "load_fixture"):

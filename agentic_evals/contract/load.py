@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
-from agentic_evals.contract.findings import Finding, FindingsView
 from agentic_evals.contract.models import Fixture
-from agentic_evals.contract.positions import Position, locate_all
 from agentic_evals.contract.rules import gate_findings, semantic_findings
-from agentic_evals.contract.unknown_keys import unknown_key_findings
-from agentic_evals.contract.yaml_io import read_document
+from agentic_evals.documents.findings import Finding, FindingsView
+from agentic_evals.documents.positions import Position, locate_all
+from agentic_evals.documents.unknown_keys import unknown_key_findings
+from agentic_evals.documents.yaml_io import read_document
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -59,7 +59,7 @@ class LoadResult(FindingsView):
 @functools.cache
 def fixture_validator() -> Validator:
     """The validator of the generated fixture schema, built once."""
-    from agentic_evals.contract.schema import make_validator
+    from agentic_evals.documents.schema import make_validator
     from agentic_evals.schemas_gen import fixture_schema
 
     return make_validator(fixture_schema())
@@ -95,7 +95,7 @@ def _plainly_valid(document: object) -> Fixture | None:
 
 
 def _schema_findings(document: object, positions: Mapping[str, Position]) -> list[Finding]:
-    from agentic_evals.contract.schema import schema_findings
+    from agentic_evals.documents.schema import schema_findings
 
     return schema_findings(fixture_validator(), document, positions)
 

@@ -7,8 +7,8 @@ import os
 from pathlib import Path
 from typing import NamedTuple
 
-from agentic_evals.contract.findings import Finding
 from agentic_evals.contract.load import load_fixture
+from agentic_evals.documents.findings import Finding
 
 SUFFIXES = (".json", ".yaml", ".yml")
 FIXTURE_NAMES = ("agentic_eval*",)

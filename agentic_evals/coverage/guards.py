@@ -18,7 +18,7 @@ satisfies. ``blocked_when_stdout_contains`` and ``infra_blocked_when`` make a
 trial BLOCKED, never FAIL, so they are no oracle.
 
 Evidence classes are the *effective* ones of live qualification
-(:func:`agentic_evals.claims.qualification.qualify_cases`): a pseudo-live case
+(:func:`agentic_evals.evidence.qualification.qualify_cases`): a pseudo-live case
 (no readback, stubs, no entrypoint) counts in the class it is downgraded to.
 """
 
@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from agentic_evals import codes
-from agentic_evals.claims.qualification import qualify_cases
 from agentic_evals.contract.models import LIVE_CLASSES, Case, Fixture
+from agentic_evals.evidence.qualification import qualify_cases
 
 
 class CaseFacts(NamedTuple):

@@ -32,7 +32,7 @@ from agentic_evals.coverage.declarations import Declarations, read_declarations
 from agentic_evals.coverage.findings import finding
 from agentic_evals.coverage.guards import CaseFacts, case_facts
 from agentic_evals.coverage.models import CoverageFinding
-from agentic_evals.fleet.skilldir import FIXTURES_DIR, is_fixture_name
+from agentic_evals.skills.skilldir import FIXTURES_DIR, is_fixture_name
 
 PRIMARY_STEM = "agentic_eval"
 

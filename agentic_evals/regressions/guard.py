@@ -32,7 +32,7 @@ def run_guard(
     environ: Mapping[str, str] | None = None,
 ) -> GuardRun:
     """Run ``record``'s retained case from its retained fixture and judge it."""
-    from agentic_evals.evaluate import RunOptions, UnknownCaseError, evaluate
+    from agentic_evals.evaluation.evaluate import RunOptions, UnknownCaseError, evaluate
 
     name, fixture = record.retained_case, record.retained_fixture
     path = retained_fixture_path(record, registry_dir)

@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING
 from pydantic import ValidationError
 
 from agentic_evals import codes
-from agentic_evals.contract.findings import Finding, FindingsView
-from agentic_evals.contract.positions import Position, locate_all
-from agentic_evals.contract.unknown_keys import unknown_key_findings
-from agentic_evals.contract.yaml_io import read_document
+from agentic_evals.documents.findings import Finding, FindingsView
+from agentic_evals.documents.positions import Position, locate_all
+from agentic_evals.documents.unknown_keys import unknown_key_findings
+from agentic_evals.documents.yaml_io import read_document
 from agentic_evals.regressions.models import REGISTRY_SCHEMA, RegressionRegistry
 from agentic_evals.regressions.rules import registry_findings
 
@@ -60,7 +60,7 @@ class RegistryLoad(FindingsView):
 @functools.cache
 def registry_validator() -> Validator:
     """The validator of the generated registry schema, built once."""
-    from agentic_evals.contract.schema import make_validator
+    from agentic_evals.documents.schema import make_validator
     from agentic_evals.schemas_gen import regressions_schema
 
     return make_validator(regressions_schema())
@@ -95,7 +95,7 @@ def load_registry(path: Path) -> RegistryLoad:
         message = f"not an agentic-evals regression registry: it declares {declared!r}"
         foreign = Finding(code=codes.REG_FOREIGN, severity="error", pointer="", message=message)
         return _result(path, None, [foreign], document, parsed.source, parsed.positions)
-    from agentic_evals.contract.schema import schema_findings
+    from agentic_evals.documents.schema import schema_findings
 
     findings += schema_findings(registry_validator(), document, parsed.positions)
     clean = not findings

@@ -7,7 +7,7 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from agentic_evals.contract.findings import Finding
+from agentic_evals.documents.findings import Finding
 from agentic_evals.regressions.models import Status
 
 SHOW_SCHEMA: Final = "agentic_evals.regressions_show.v1"

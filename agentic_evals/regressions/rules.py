@@ -20,8 +20,8 @@ import re
 from collections.abc import Iterator
 
 from agentic_evals import codes
-from agentic_evals.contract.findings import Finding, Severity
-from agentic_evals.contract.positions import pointer_to
+from agentic_evals.documents.findings import Finding, Severity
+from agentic_evals.documents.positions import pointer_to
 
 Parts = list[str | int]
 

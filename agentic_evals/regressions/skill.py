@@ -53,7 +53,7 @@ def other_registries(skill_dir: Path) -> list[Path]:
 
 def why_skipped(path: Path) -> str:
     """Why a registry-like file other than the registry is not audited."""
-    from agentic_evals.contract.yaml_io import read_document
+    from agentic_evals.documents.yaml_io import read_document
     from agentic_evals.regressions.load import foreign_format
 
     declared = foreign_format(read_document(path).value)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from agentic_evals import clock
-from agentic_evals.contract.findings import Finding
+from agentic_evals.documents.findings import Finding
 from agentic_evals.regressions.audit import DEFAULT_FRESHNESS_DAYS, audit_registry
 from agentic_evals.regressions.load import load_registry
 from agentic_evals.regressions.results import (

@@ -8,8 +8,8 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
-from agentic_evals.claims.models import CapabilityReadiness, QualificationReport
-from agentic_evals.contract.findings import Finding
+from agentic_evals.documents.findings import Finding
+from agentic_evals.reports.claim_model import CapabilityReadiness, QualificationReport
 
 REPORT_SCHEMA: Final = "agentic_evals.report.v2"
 

@@ -26,7 +26,7 @@ from agentic_evals.runner.trials import (
 
 if TYPE_CHECKING:
     from agentic_evals.contract.models import Fixture
-    from agentic_evals.reports.build import CaseRun
+    from agentic_evals.judge.report import CaseRun
 
 Slot = tuple[int, int]
 """A trial's place: (position of its case in the run, trial number from 1)."""

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from agentic_evals import codes
 from agentic_evals.contract.models import Case, Workspace
+from agentic_evals.judge.cases import trial_outcome
 from agentic_evals.oracles.base import OracleContext, OracleResult
 from agentic_evals.oracles.registry import evaluate as evaluate_oracles
 from agentic_evals.redact import Redactor
@@ -26,7 +27,6 @@ from agentic_evals.runner.environment import trial_cwd, trial_environment
 from agentic_evals.runner.process import ProcessResult, run_process
 from agentic_evals.runner.reaper import Identity
 from agentic_evals.runner.trace import ExecTrace, TraceOutcome
-from agentic_evals.verdicts import trial_outcome
 
 EXCERPT_CHARS = 10_000
 

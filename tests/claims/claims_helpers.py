@@ -11,7 +11,7 @@ from click.testing import CliRunner, Result
 
 from agentic_evals.cli import cli
 from agentic_evals.contract.load import load_fixture
-from agentic_evals.evaluate import RunOptions, evaluate
+from agentic_evals.evaluation.evaluate import RunOptions, evaluate
 from agentic_evals.reports.model import Report
 
 SELFTEST = Path(__file__).resolve().parent / "selftest"

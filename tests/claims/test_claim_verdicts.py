@@ -17,13 +17,13 @@ from claims_helpers import (
     write,
 )
 
-from agentic_evals.claims.models import ClaimEvidence, ClaimReadiness, ClassVerdict
-from agentic_evals.claims.verdicts import (
+from agentic_evals.judge.claims import (
     CaseStatus,
     claim_verdict,
     claims_readiness,
     class_verdict,
 )
+from agentic_evals.reports.claim_model import ClaimEvidence, ClaimReadiness, ClassVerdict
 
 
 def entry(name: str, cls: str = "live_e2e", ineligible: tuple[str, ...] = ()) -> ClaimEvidence:

@@ -9,7 +9,7 @@ import pytest
 from claims_helpers import claim, claim_of, det_case, document, live_case, run_doc, write
 
 from agentic_evals.contract.load import load_fixture
-from agentic_evals.provenance import oracle_sha256, test_source_sha256
+from agentic_evals.judge.provenance import oracle_sha256, test_source_sha256
 
 
 def admitted(case: dict[str, Any], **override: str) -> dict[str, str]:

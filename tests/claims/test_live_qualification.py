@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from claims_helpers import RECEIPT, claim, document, live_case, make_skill, run_doc
 
-from agentic_evals.claims.qualification import LiveQualification, qualify_cases
-from agentic_evals.claims.readback import is_generic_marker
 from agentic_evals.contract.models import Fixture
+from agentic_evals.evidence.qualification import LiveQualification, qualify_cases
+from agentic_evals.evidence.readback import is_generic_marker
 
 
 def qualify(tmp_path: Path, case: dict[str, Any], skill: str = "claims-test") -> LiveQualification:

@@ -150,7 +150,7 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch: pytest.M
 
 
 def test_summary_paints_verdicts_only_when_asked(tmp_path: Path) -> None:
-    from agentic_evals.evaluate import evaluate
+    from agentic_evals.evaluation.evaluate import evaluate
     from agentic_evals.reports.text import render_summary
 
     report = evaluate(load_fixture(SAMPLES / "failing-required.json")).report

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from agentic_evals.contract.commands import (
+from agentic_evals.commands.analysis import (
     CommandContext,
     analyze,
     classify,

@@ -11,8 +11,8 @@ import pytest
 from pydantic import ValidationError
 
 from agentic_evals.contract.models import Fixture
-from agentic_evals.contract.schema import make_validator
-from agentic_evals.contract.yaml_io import read_document
+from agentic_evals.documents.schema import make_validator
+from agentic_evals.documents.yaml_io import read_document
 from agentic_evals.schemas_gen import (
     DRAFT,
     FIXTURE_SCHEMA_ID,

@@ -11,7 +11,7 @@ import pytest
 
 from agentic_evals.contract import load as load_module
 from agentic_evals.contract.load import FixtureDriftError, LoadResult, load_fixture
-from agentic_evals.contract.schema import make_validator
+from agentic_evals.documents.schema import make_validator
 
 WriteFixture = Callable[..., Path]
 

@@ -8,9 +8,9 @@ import pytest
 
 from agentic_evals.contract.load import fixture_validator
 from agentic_evals.contract.models import Fixture
-from agentic_evals.contract.schema import schema_findings
-from agentic_evals.contract.unknown_keys import unknown_key_findings
-from agentic_evals.contract.yaml_io import parse_bytes
+from agentic_evals.documents.schema import schema_findings
+from agentic_evals.documents.unknown_keys import unknown_key_findings
+from agentic_evals.documents.yaml_io import parse_bytes
 
 
 def errors(document: Any) -> list[tuple[str, str, str]]:

@@ -22,7 +22,7 @@ import pytest
 
 from agentic_evals.contract.load import load_fixture
 from agentic_evals.contract.models import Case
-from agentic_evals.evaluate import RunOptions, evaluate
+from agentic_evals.evaluation.evaluate import RunOptions, evaluate
 from agentic_evals.redact import Redactor
 from agentic_evals.runner import trace_strace
 from agentic_evals.runner.process import enable_subreaper, run_process

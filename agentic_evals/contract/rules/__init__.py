@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agentic_evals.contract.findings import Finding
 from agentic_evals.contract.models import Fixture
 from agentic_evals.contract.rules.anti_slop import anti_slop_findings, case_analyses
 from agentic_evals.contract.rules.compliance import compliance_findings
 from agentic_evals.contract.rules.semantic import semantic_findings
+from agentic_evals.documents.findings import Finding
 
 GATE_EXEMPT_KINDS = frozenset({"runner_selftest", "scaffold"})
 """Eval kinds that are honest exemptions from the gates."""

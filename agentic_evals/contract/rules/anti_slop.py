@@ -1,6 +1,6 @@
 """The anti-slop gate (SPEC section 2): fixtures that would prove nothing are rejected.
 
-Commands are judged structurally (see :mod:`agentic_evals.contract.commands`):
+Commands are judged structurally (see :mod:`agentic_evals.commands.analysis`):
 ``: run.sh`` runs ``:``, and an argument that mentions ``e2e`` is no live path.
 """
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from agentic_evals import codes
-from agentic_evals.contract.commands import CommandAnalysis, CommandContext, analyze
-from agentic_evals.contract.findings import Finding
+from agentic_evals.commands.analysis import CommandAnalysis, CommandContext, analyze
 from agentic_evals.contract.models import Case, Fixture
+from agentic_evals.documents.findings import Finding
 
 
 def case_context(fixture: Fixture, case: Case, fixture_dir: Path) -> CommandContext:

@@ -32,9 +32,9 @@ from collections.abc import Iterator
 from jsonpointer import JsonPointer
 
 from agentic_evals import codes
-from agentic_evals.claims.exemptions import REQUIRED_FIELDS, parse_expires
-from agentic_evals.claims.invariants import MATRICES, VALUE_BEARING, VALUE_SEAM_TYPE
-from agentic_evals.contract.findings import Finding, Severity
+from agentic_evals.documents.findings import Finding, Severity
+from agentic_evals.judge.exemptions import REQUIRED_FIELDS, parse_expires
+from agentic_evals.judge.invariants import MATRICES, VALUE_BEARING, VALUE_SEAM_TYPE
 
 Parts = list[str | int]
 _SHA256 = re.compile(r"(sha256:)?[0-9a-fA-F]{64}")

@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass, field
 
 from agentic_evals import codes
-from agentic_evals.contract.commands import MENTION_PROGRAMS, CommandAnalysis, program_name
-from agentic_evals.contract.findings import Finding
+from agentic_evals.commands.analysis import MENTION_PROGRAMS, CommandAnalysis, program_name
 from agentic_evals.contract.models import Fixture
+from agentic_evals.documents.findings import Finding
 
 MIN_SAMPLES = 50
 _PER_RUN = re.compile(

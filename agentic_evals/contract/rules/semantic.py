@@ -15,8 +15,8 @@ from pathlib import Path
 from jsonpointer import JsonPointer, JsonPointerException
 
 from agentic_evals import codes
-from agentic_evals.contract.findings import Finding, Severity
 from agentic_evals.contract.rules.claims import claim_findings
+from agentic_evals.documents.findings import Finding, Severity
 
 Parts = list[str | int]
 _COMPARISONS = ("equals", "equals_artifact", "is_artifact")

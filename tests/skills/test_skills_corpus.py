@@ -1,0 +1,107 @@
+"""The real skill tree (86 skills from grahama1970/agent-skills): audit, scaffold, re-audit."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from skills_helpers import CORPUS
+
+from agentic_evals.cli import cli
+from agentic_evals.contract.load import load_fixture
+from agentic_evals.skills.apply import apply_scaffolds
+from agentic_evals.skills.audit import audit_skills
+
+pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="shared corpus not present")
+
+ALL_ZERO_POSTURES = dict.fromkeys(
+    [
+        "eval_provider",
+        "agentic_fixture",
+        "legacy_eval_fixture",
+        "delegates_to_eval_skill",
+        "eval_not_required",
+        "missing",
+    ],
+    0,
+)
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    copy = tmp_path / "skills"
+    shutil.copytree(CORPUS, copy, symlinks=True)
+    return copy
+
+
+def test_corpus_audit_pins_its_summary() -> None:
+    audit = audit_skills(CORPUS)
+    summary = audit.summary
+    assert summary.skills == 86
+    assert (summary.ready, summary.not_ready, summary.errors, summary.warnings) == (1, 85, 85, 88)
+    assert summary.postures == {**ALL_ZERO_POSTURES, "missing": 86}
+    assert {rule: n for rule, n in summary.rules.items() if n} == {
+        "EVAL001": 85,
+        "EVAL002": 86,
+        "EVAL004": 2,
+    }
+    assert {action: n for action, n in summary.actions.items() if n} == {"scaffold_fixture": 86}
+    fenced = sorted(f.skill for f in audit.findings if f.rule == "EVAL004")
+    assert fenced == ["consume-book", "consume-youtube"]
+    assert [s.skill for s in audit.skills if s.ready] == ["consume-music"]  # no entrypoint at all
+
+
+def test_corpus_audit_is_fast_in_one_process() -> None:
+    started = time.perf_counter()
+    audit_skills(CORPUS)
+    assert time.perf_counter() - started < 2.0
+
+
+def test_cli_audit_of_the_corpus_exits_1(tmp_path: Path) -> None:
+    output = tmp_path / "audit.json"
+    result = CliRunner().invoke(cli, ["audit-skills", str(CORPUS), "-o", str(output)])
+    assert result.exit_code == 1
+    assert len(json.loads(output.read_text())["skills"]) == 86
+
+
+def test_apply_scaffolds_write_then_nothing_left_to_create(tree: Path) -> None:
+    dry = apply_scaffolds(tree)
+    assert len(dry.would_create) == 86 and dry.created == []
+    assert not list(tree.glob("*/fixtures/agentic_eval.json"))
+    first = apply_scaffolds(tree, write=True)
+    assert len(first.created) == 86 and first.skipped == [] and first.failed == []
+    fixtures = sorted(tree.glob("*/fixtures/agentic_eval.json"))
+    assert len(fixtures) == 86
+    for path in fixtures:
+        result = load_fixture(path, gates=True)
+        assert result.ok, (path, [f.render() for f in result.findings])
+        assert result.fixture is not None and result.fixture.eval_kind == "scaffold"
+        assert result.fixture.trials >= 2
+    validate = CliRunner().invoke(cli, ["validate", *map(str, fixtures)])
+    assert validate.exit_code == 0, validate.stderr
+    second = apply_scaffolds(tree, write=True)
+    assert second.created == [] and second.would_create == []
+    assert len(second.skipped) == 86
+    assert all(s.reason.startswith("has an agentic fixture") for s in second.skipped)
+    after = audit_skills(tree).summary
+    assert after.postures == {**ALL_ZERO_POSTURES, "agentic_fixture": 86}
+    assert (after.errors, after.rules["EVAL007"]) == (0, 86)
+
+
+def test_a_500_skill_tree_audits_well_under_2_seconds(tree: Path, tmp_path: Path) -> None:
+    apply_scaffolds(tree, write=True)
+    big = tmp_path / "big"
+    big.mkdir()
+    for copy in range(6):
+        for skill in tree.iterdir():
+            if skill.is_dir():
+                shutil.copytree(skill, big / f"{skill.name}-{copy}", symlinks=True)
+    started = time.perf_counter()
+    audit = audit_skills(big)
+    elapsed = time.perf_counter() - started
+    assert audit.summary.skills == 516 and audit.summary.postures["agentic_fixture"] == 516
+    assert elapsed < 2.0, f"{elapsed:.2f} s"
