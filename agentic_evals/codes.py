@@ -1,6 +1,8 @@
-"""Stable finding and problem codes, with the rule each one enforces.
+"""Stable finding and problem codes.
 
-Wording may change; codes never do, and a retired code is never reused.
+Wording may change; codes never do, and a retired code is never reused. The
+rule each code enforces is worded once, in the message of the finding that
+names it (and in ``docs/``).
 """
 
 from __future__ import annotations
@@ -30,28 +32,6 @@ COMP_MAJORITY: Final = "AE-COMP-MAJORITY"
 COMP_NONDETERMINISTIC: Final = "AE-COMP-NONDETERMINISTIC"
 COMP_SAMPLES: Final = "AE-COMP-SAMPLES"
 
-RULES: Final[dict[str, str]] = {
-    SCHEMA_TYPE: "a value has the wrong JSON type",
-    SCHEMA_REQUIRED: "a required field is missing",
-    SCHEMA_DUPLICATE: "keys and case names must be unique",
-    SCHEMA_UNKNOWN: "unknown key (a warning; an error under --strict)",
-    SCHEMA_VALUE: "a value is outside what the field allows",
-    SCHEMA_VERSION: "the fixture format version must be 2",
-    SCHEMA_SYNTAX: "the document must be well-formed JSON or YAML",
-    SCHEMA_REFERENCE: "a reference must name something the fixture declares",
-    SCHEMA_CONFLICT: "these fields cannot be combined",
-    SCHEMA_CLAIM: "capability claims must say what kind of claim they are",
-    SCHEMA_MUST_EXERCISE: "each must_exercise entry must appear in the command",
-    FILE_UNREADABLE: "the file must exist and be readable",
-    PATH_ESCAPE: "paths must stay inside the fixture directory or workspace",
-    SLOP_TRIALS: "a single trial is not evidence: trials must be at least 2",
-    SLOP_NO_NEGATIVE: "an all-positive fixture is self-serving: add a negative or adversarial case",
-    SLOP_NO_REAL_WORLD: "at least one real_world case must exercise a live path without stubs",
-    SLOP_TRIVIAL: "a trivial command proves nothing",
-    COMP_MAJORITY: "compliance tier: more than half of the cases must be adversarial or negative",
-    COMP_NONDETERMINISTIC: "compliance tier: at least one case must sample fresh inputs per run",
-    COMP_SAMPLES: "compliance tier: every non-deterministic case must name --samples >= 50",
-}
 
 # Trial and case problems found while running.
 EXIT_CODE: Final = "EXIT_CODE"
@@ -96,16 +76,17 @@ EVAL_FIXTURE_GATED: Final = "EVAL006"
 EVAL_SCAFFOLD_ONLY: Final = "EVAL007"
 EVAL_LEGACY_FIXTURE: Final = "EVAL008"
 
-EVAL_RULES: Final[dict[str, str]] = {
-    EVAL_NO_POSTURE: "a skill with a runtime surface (run.sh, sanity.sh) needs an eval posture",
-    EVAL_NOT_COMPOSED: "a skill should list agentic-evals in its front matter's composes",
-    EVAL_FRONT_MATTER: "SKILL.md must start with well-formed YAML front matter",
-    EVAL_FENCED_FRONT_MATTER: "front matter inside a code fence is read, but is not standard",
-    EVAL_FIXTURE_INVALID: "every eval fixture of the skill must load",
-    EVAL_FIXTURE_GATED: "every eval fixture of the skill must pass the load-time gates",
-    EVAL_SCAFFOLD_ONLY: "a scaffold fixture is a first step: strengthen it into a real evaluation",
-    EVAL_LEGACY_FIXTURE: "a version 1 fixtures/eval.json is not run by agentic-evals: migrate it",
-}
+EVAL_CODES: Final = (
+    EVAL_NO_POSTURE,
+    EVAL_NOT_COMPOSED,
+    EVAL_FRONT_MATTER,
+    EVAL_FENCED_FRONT_MATTER,
+    EVAL_FIXTURE_INVALID,
+    EVAL_FIXTURE_GATED,
+    EVAL_SCAFFOLD_ONLY,
+    EVAL_LEGACY_FIXTURE,
+)
+"""The audit's rules, in the order its summary counts them."""
 
 # Journey planning (`plan-journeys`, SPEC section 9).
 JOURNEY_SELECTOR: Final = "AE-JOURNEY-SELECTOR"
@@ -114,13 +95,6 @@ JOURNEY_UNKNOWN_CLAIM: Final = "AE-JOURNEY-UNKNOWN-CLAIM"
 JOURNEY_UNKNOWN_SEAM: Final = "AE-JOURNEY-UNKNOWN-SEAM"
 JOURNEY_UNOBSERVED: Final = "AE-JOURNEY-UNOBSERVED"
 
-JOURNEY_RULES: Final[dict[str, str]] = {
-    JOURNEY_SELECTOR: "controls are named by stable QID only; selector fallbacks are rejected",
-    JOURNEY_REFERENCE: "a state graph transition must join declared states",
-    JOURNEY_UNKNOWN_CLAIM: "a requirement's claim_ids should name the fixture's capability claims",
-    JOURNEY_UNKNOWN_SEAM: "a requirement's seam_ids should name the fixture's seams",
-    JOURNEY_UNOBSERVED: "a state graph transition should use a control the inventory observed",
-}
 
 # Capability claims (SPEC sections 4 to 6): load-time findings.
 CLAIM_REPRESENTATION: Final = "AE-CLAIM-REPRESENTATION"
@@ -128,13 +102,6 @@ CLAIM_SEAM: Final = "AE-CLAIM-SEAM"
 CLAIM_EXEMPTION: Final = "AE-CLAIM-EXEMPTION"
 CLAIM_ADMISSION: Final = "AE-CLAIM-ADMISSION"
 
-CLAIM_RULES: Final[dict[str, str]] = {
-    CLAIM_REPRESENTATION: "a case's representation must be one of its value-bearing claim's matrix",
-    CLAIM_SEAM: "a value-bearing claim needs a critical seam of type value-representation",
-    CLAIM_EXEMPTION: "an exemption needs evidence_class, reason_code, justification, owner and "
-    "a date in expires; an incomplete one is ignored at run time",
-    CLAIM_ADMISSION: "admitted evidence must pin a hash of a case that supports the claim",
-}
 
 # Why a case declaring a live class was downgraded (case `evidence_disqualifiers`).
 LIVE_MOCKED: Final = "LIVE_MOCKED"
@@ -145,17 +112,6 @@ LIVE_NO_READBACK: Final = "LIVE_NO_READBACK"
 LIVE_ASK_NOT_EXECUTED: Final = "LIVE_ASK_NOT_EXECUTED"
 LIVE_ASK_NO_RUN_ARTIFACT: Final = "LIVE_ASK_NO_RUN_ARTIFACT"
 
-DISQUALIFIER_RULES: Final[dict[str, str]] = {
-    LIVE_MOCKED: "the case declares mocked: true",
-    LIVE_USES_STUB: "the case declares uses_stub: true",
-    LIVE_STUB_INPUT: "the command feeds itself inputs under fixtures/",
-    LIVE_NO_ENTRYPOINT: "no simple command of the command reaches a production entrypoint",
-    LIVE_NO_READBACK: "no independent readback oracle (artifacts, workspace_changes, "
-    "readback: true, or a claim-specific stdout_excludes entry)",
-    LIVE_ASK_NOT_EXECUTED: "a browser-driven ask workflow that lacks --execute only compiles",
-    LIVE_ASK_NO_RUN_ARTIFACT: "a browser-driven ask workflow must read back browser/provider "
-    "run artifacts",
-}
 
 # Why a supporting case cannot fill a claim's slot (capability_readiness evidence).
 NOT_REQUIRED_CASE: Final = "NOT_REQUIRED_CASE"
@@ -185,21 +141,6 @@ COV_VALUE_SEAM: Final = "AE-COV-VALUE-SEAM"
 COV_REGISTRY: Final = "AE-COV-REGISTRY"
 COV_REGRESSION_SEAM: Final = "AE-COV-REGRESSION-SEAM"
 
-COVERAGE_RULES: Final[dict[str, str]] = {
-    COV_FIXTURE_REJECTED: "the fixture does not load; coverage analyses the document as written",
-    COV_FIXTURE_UNREADABLE: "a fixture that cannot be parsed hides its seams: no READY verdict",
-    COV_CASE_UNREADABLE: "a case the models reject cannot run, so it guards nothing",
-    COV_SEAM_UNREADABLE: "a seam needs a non-empty string seam_id",
-    COV_SEAM_CONFLICT: "a seam declared in several fixtures should be declared the same way",
-    COV_UNDECLARED_SEAM: "a case's seams should name declared seams",
-    COV_SEAM_TYPE_MISSING: "a seam should declare its seam_type",
-    COV_SEAM_TYPE_UNKNOWN: "seam_type is outside the documented vocabulary (README)",
-    COV_CRITICALITY: "a seam's criticality should be critical, important or optional",
-    COV_REQUIRED_EVIDENCE: "required_evidence must name at least one of the six evidence classes",
-    COV_VALUE_SEAM: "a value-bearing claim needs a critical seam of type value-representation",
-    COV_REGISTRY: "the regressions registry must be readable, with a regression_id per record",
-    COV_REGRESSION_SEAM: "a regression's seam ids should name declared seams",
-}
 
 # Why a case that lists a seam cannot guard it (coverage `weak_cases`).
 NO_FAILING_ORACLE: Final = "NO_FAILING_ORACLE"
@@ -209,12 +150,6 @@ REG_ALIAS: Final = "AE-REG-ALIAS"
 REG_RETIREMENT: Final = "AE-REG-RETIREMENT"
 REG_FOREIGN: Final = "AE-REG-FOREIGN"
 
-REGRESSION_RULES: Final[dict[str, str]] = {
-    REG_ALIAS: "an alias key (claims_threatened, seams, fail_before_fix.last_proven) loads with "
-    "a warning: write claim_ids, seam_ids, last_proven",
-    REG_RETIREMENT: "a RETIRED regression must say why in retirement",
-    REG_FOREIGN: "the file is not an agentic_evals.regressions.v1 registry",
-}
 
 # Issues of one regression in `regressions show|audit` rows.
 REG_UNPROTECTED: Final = "UNPROTECTED"

@@ -37,7 +37,7 @@ def case(name: str, command: list[str], **expected: Any) -> dict[str, Any]:
 
 def run(path: Path, **options: Any) -> Any:
     loaded = load_fixture(path)
-    assert loaded.fixture is not None, [f.render() for f in loaded.findings]
+    assert loaded.model is not None, [f.render() for f in loaded.findings]
     return evaluate(loaded, RunOptions(**options)).report
 
 

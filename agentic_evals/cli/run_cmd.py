@@ -121,7 +121,7 @@ def run(
     loaded = load_fixture(fixture, strict=strict, gates=not focus)
     for finding in loaded.findings:
         click.echo(finding.render(), err=True)
-    if loaded.fixture is None:
+    if loaded.model is None:
         click.echo(f"{fixture}: rejected; nothing was run", err=True)
         finish(ExitCode.INVALID)
     try:

@@ -8,7 +8,9 @@ so that the loader can warn about them instead of failing.
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import Field, JsonValue
+
+from agentic_evals.documents.base import InputModel
 
 CaseType = Literal["positive", "negative", "adversarial"]
 EvalKind = Literal["skill", "runner_selftest", "scaffold"]
@@ -31,17 +33,7 @@ QualificationTier = Literal["system_test", "full_integration", "simulated", "uni
 NonEmptyStr = Annotated[str, Field(min_length=1)]
 
 
-class _Model(BaseModel):
-    """Common configuration: strict types, unknown keys kept for warnings."""
-
-    model_config = ConfigDict(
-        strict=True,
-        extra="allow",
-        frozen=True,
-    )
-
-
-class ArtifactRef(_Model):
+class ArtifactRef(InputModel):
     """Another artifact's JSON value to compare against."""
 
     path: NonEmptyStr
@@ -50,7 +42,7 @@ class ArtifactRef(_Model):
     """RFC 6901 pointer into that artifact; empty means the whole document."""
 
 
-class ArtifactCheck(_Model):
+class ArtifactCheck(InputModel):
     """One check on a file the trial left behind (SPEC section 3.3)."""
 
     path: NonEmptyStr | None = None
@@ -79,7 +71,7 @@ class ArtifactCheck(_Model):
     """A string that must not occur in the content."""
 
 
-class WorkspaceChanges(_Model):
+class WorkspaceChanges(InputModel):
     """Assertions on what a trial changed in its workspace (SPEC section 3.4).
 
     Patterns are globs on the path relative to the workspace, in POSIX form
@@ -97,7 +89,7 @@ class WorkspaceChanges(_Model):
     """``true``: every change must be matched by a pattern of its category."""
 
 
-class Expected(_Model):
+class Expected(InputModel):
     """The oracles of a case."""
 
     exit_code: int
@@ -116,14 +108,14 @@ class Expected(_Model):
     """Assertions on workspace changes (SPEC section 3.4)."""
 
 
-class Workspace(_Model):
+class Workspace(InputModel):
     """Isolation: each trial runs in a fresh copy of ``input``."""
 
     input: NonEmptyStr
     """Directory copied for every trial, relative to the fixture directory."""
 
 
-class Qualification(_Model):
+class Qualification(InputModel):
     """Qualification tier a case must reach (SPEC section 6)."""
 
     required_up_to: QualificationTier = "not_required"
@@ -132,7 +124,7 @@ class Qualification(_Model):
     """Labels of what needs this qualification."""
 
 
-class ThreatAssumption(_Model):
+class ThreatAssumption(InputModel):
     """The threat an adversarial case models (SPEC section 6)."""
 
     model: NonEmptyStr
@@ -143,7 +135,7 @@ class ThreatAssumption(_Model):
     """What the adversary wants to achieve."""
 
 
-class Case(_Model):
+class Case(InputModel):
     """One command case, run for several trials."""
 
     name: NonEmptyStr
@@ -192,7 +184,7 @@ class Case(_Model):
     """Per-case isolation, overriding the fixture's."""
 
 
-class Exemption(_Model):
+class Exemption(InputModel):
     """A time-limited, owned exemption from one evidence class."""
 
     evidence_class: EvidenceClass | None = None
@@ -207,7 +199,7 @@ class Exemption(_Model):
     """ISO date or datetime after which it no longer applies."""
 
 
-class AdmittedEvidence(_Model):
+class AdmittedEvidence(InputModel):
     """Hashes of a case admitted as evidence for a claim."""
 
     case: NonEmptyStr
@@ -218,7 +210,7 @@ class AdmittedEvidence(_Model):
     """Admitted hash of ``expected``."""
 
 
-class CapabilityClaim(_Model):
+class CapabilityClaim(InputModel):
     """A capability the skill asserts (SPEC section 4)."""
 
     id: NonEmptyStr
@@ -243,7 +235,7 @@ class CapabilityClaim(_Model):
     """Cases admitted as evidence, pinned by hash."""
 
 
-class Seam(_Model):
+class Seam(InputModel):
     """A place where regressions can enter (SPEC section 7)."""
 
     seam_id: NonEmptyStr
@@ -258,7 +250,7 @@ class Seam(_Model):
     """The claim this seam belongs to."""
 
 
-class ProofClaims(_Model):
+class ProofClaims(InputModel):
     """Proof-scope prose, reported verbatim."""
 
     proves: str | None = None
@@ -267,7 +259,7 @@ class ProofClaims(_Model):
     """What it does not prove."""
 
 
-class Fixture(_Model):
+class Fixture(InputModel):
     """A fixture: the declarative evaluation of one skill (format version 2)."""
 
     version: Literal[2]

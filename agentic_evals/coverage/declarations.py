@@ -26,8 +26,8 @@ from typing import Final, NamedTuple
 
 from agentic_evals import codes
 from agentic_evals.contract.models import EvidenceClass
-from agentic_evals.coverage.findings import finding
-from agentic_evals.coverage.models import CoverageFinding, FindingSeverity, Tier
+from agentic_evals.coverage.models import Tier
+from agentic_evals.documents.findings import Finding, Severity, finding
 
 CLASSES: Final[tuple[EvidenceClass, ...]] = (
     "deterministic",
@@ -103,7 +103,7 @@ class Declarations(NamedTuple):
     """Readable seams, in order."""
     claims: list[ClaimDecl]
     """Readable claims, in order."""
-    findings: list[CoverageFinding]
+    findings: list[Finding]
     """Findings about them."""
 
 
@@ -137,15 +137,13 @@ def _text(entry: dict[str, object], key: str) -> str | None:
 def read_declarations(document: object, file: str) -> Declarations:
     """Read the seams and claims of one parsed fixture ``document`` living at ``file``."""
     seams: list[SeamDecl] = []
-    found: list[CoverageFinding] = []
+    found: list[Finding] = []
     for index, entry in _entries(document, "seams"):
         pointer = f"/seams/{index}"
         seam_id = _text(entry, "seam_id") if isinstance(entry, dict) else None
         if not isinstance(entry, dict) or not seam_id:
             message = "a seam without a non-empty string seam_id cannot be audited"
-            found.append(
-                finding(codes.COV_SEAM_UNREADABLE, "error", message, file=file, pointer=pointer)
-            )
+            found.append(finding(codes.COV_SEAM_UNREADABLE, pointer, message, "error", file=file))
             continue
         seam = SeamDecl(
             seam_id=seam_id,
@@ -171,12 +169,12 @@ def read_declarations(document: object, file: str) -> Declarations:
     return Declarations(seams, claims, found)
 
 
-def seam_findings(seam: SeamDecl, file: str, pointer: str) -> list[CoverageFinding]:
+def seam_findings(seam: SeamDecl, file: str, pointer: str) -> list[Finding]:
     """What is odd about one seam's type, criticality and required evidence."""
-    found: list[CoverageFinding] = []
+    found: list[Finding] = []
 
-    def add(code: str, severity: FindingSeverity, message: str, at: str) -> None:
-        found.append(finding(code, severity, message, file=file, pointer=at, seam_id=seam.seam_id))
+    def add(code: str, severity: Severity, message: str, at: str) -> None:
+        found.append(finding(code, at, message, severity, file=file, seam_id=seam.seam_id))
 
     if not seam.seam_type.strip():
         add(codes.COV_SEAM_TYPE_MISSING, "warning", "the seam declares no seam_type", pointer)

@@ -13,10 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from agentic_evals.coverage.analysis import coverage_gaps, seam_coverage, value_seam_gaps, verdict
-from agentic_evals.coverage.findings import ordered
 from agentic_evals.coverage.incidents import incidents_by_seam, read_registry
 from agentic_evals.coverage.models import (
-    CoverageFinding,
     CoverageGap,
     CoverageReport,
     CoverageSummary,
@@ -29,6 +27,7 @@ from agentic_evals.coverage.union import (
     undeclared_seams,
     unknown_regression_seams,
 )
+from agentic_evals.documents.findings import Finding, ordered
 
 
 class CoverageInputError(ValueError):
@@ -47,7 +46,7 @@ def summarize(
     seams: Sequence[SeamCoverage],
     gaps: Sequence[CoverageGap],
     undeclared: list[str],
-    findings: Sequence[CoverageFinding],
+    findings: Sequence[Finding],
 ) -> CoverageSummary:
     """Counts and verdict of one skill."""
     critical = [seam for seam in seams if seam.effective_criticality == "critical"]

@@ -14,14 +14,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from agentic_evals import codes
-from agentic_evals.documents.findings import Finding
-from agentic_evals.documents.positions import (
-    MAX_DEPTH,
-    LazyPositions,
-    Position,
-    pointer_to,
-    position_of,
-)
+from agentic_evals.documents.findings import Finding, finding
+from agentic_evals.documents.positions import MAX_DEPTH, Position, pointer_to, position_of
+from agentic_evals.documents.yaml_walk import LazyPositions
 
 
 @dataclass(frozen=True)
@@ -45,10 +40,8 @@ def failed(
 ) -> ParsedDocument:
     """Return a document that could not be parsed at all, with one finding at the root."""
     line, column = position if position else (None, None)
-    finding = Finding(
-        code=code, severity="error", pointer="", message=message, line=line, column=column
-    )
-    return ParsedDocument(None, False, {}, (finding,), source)
+    problem = finding(code, "", message, line=line, column=column)
+    return ParsedDocument(None, False, {}, (problem,), source)
 
 
 def parse_json(text: str) -> ParsedDocument:
@@ -109,16 +102,7 @@ class ValueChecker:
 
     def _error(self, code: str, pointer: str, message: str, at: Position | None = None) -> None:
         line, column = at or position_of(pointer, self.positions) or (None, None)
-        self.findings.append(
-            Finding(
-                code=code,
-                severity="error",
-                pointer=pointer,
-                message=message,
-                line=line,
-                column=column,
-            )
-        )
+        self.findings.append(finding(code, pointer, message, line=line, column=column))
 
     def check(self, value: object, parts: list[str | int], depth: int) -> object:
         """Return ``value`` (found at ``parts``) as plain JSON, recording what is wrong."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, NamedTuple, cast
 
 from jsonpointer import JsonPointer
@@ -21,7 +21,7 @@ from jsonschema import Draft202012Validator, ValidationError, validators
 from jsonschema.protocols import Validator
 
 from agentic_evals import codes
-from agentic_evals.documents.findings import Finding
+from agentic_evals.documents.findings import Finding, finding
 from agentic_evals.documents.messages import (
     deref,
     describe,
@@ -35,6 +35,7 @@ from agentic_evals.documents.messages import (
     value_message,
 )
 from agentic_evals.documents.positions import Position, position_of
+from agentic_evals.documents.unknown_keys import unknown_key
 
 _VALUE_KEYWORDS = frozenset(
     {"const", "enum", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}
@@ -90,15 +91,8 @@ def schema_findings(
     for raw in raws:
         pointer = str(JsonPointer.from_parts(raw.parts).path)
         line, column = position_of(pointer, positions) or (None, None)
-        finding = Finding(
-            code=raw.code,
-            severity="error",
-            pointer=pointer,
-            message=raw.message,
-            line=line,
-            column=column,
-        )
-        findings.setdefault((raw.code, pointer, raw.message), finding)
+        found = finding(raw.code, pointer, raw.message, line=line, column=column)
+        findings.setdefault((raw.code, pointer, raw.message), found)
     return sorted(findings.values(), key=_document_order)
 
 
@@ -124,16 +118,35 @@ def _translate(error: ValidationError, root: Mapping[str, Any]) -> list[_Raw]:
         present = instance if isinstance(instance, dict) else {}
         missing = [key for key in error_limit(error) if key not in present]
         return [_Raw(codes.SCHEMA_REQUIRED, parts, f"missing required key {k!r}") for k in missing]
-    if parts == ["version"]:
-        return [_Raw(codes.SCHEMA_VERSION, parts, f"version must be 2, got {show(instance)}")]
+    version = _version(parts, root)
+    if version is not None:
+        message = f"version must be {version}, got {show(instance)}"
+        return [_Raw(codes.SCHEMA_VERSION, parts, message)]
     if keyword == "type":
         message = f"expected {describe(error_schema(error), root)}, got {describe_value(instance)}"
         return [_Raw(codes.SCHEMA_TYPE, parts, message)]
-    if keyword == "additionalProperties":
-        return [_Raw(codes.SCHEMA_UNKNOWN, parts, error.message)]
+    if keyword == "additionalProperties" and isinstance(instance, dict):
+        known = error_schema(error).get("properties", {})
+        return [
+            _Raw(codes.SCHEMA_UNKNOWN, [*parts, key], _unknown(parts, key, known))
+            for key in instance
+            if key not in known
+        ]
     if keyword in _VALUE_KEYWORDS:
         return [_Raw(codes.SCHEMA_VALUE, parts, value_message(error, root))]
     return [_Raw(codes.SCHEMA_VALUE, parts, error.message)]
+
+
+def _unknown(parts: list[str | int], key: str, known: Iterable[str]) -> str:
+    return unknown_key(parts, key, known, {}).message
+
+
+def _version(parts: list[str | int], root: Mapping[str, Any]) -> str | None:
+    """The format version a document must declare, when ``parts`` is its ``version``."""
+    if parts != ["version"]:
+        return None
+    const = deref(root.get("properties", {}).get("version", {}), root).get("const")
+    return None if const is None else show(const)
 
 
 def _translate_union(error: ValidationError, root: Mapping[str, Any]) -> list[_Raw]:
@@ -147,8 +160,9 @@ def _translate_union(error: ValidationError, root: Mapping[str, Any]) -> list[_R
     fitting = [i for i, branch in enumerate(branches) if _type_fits(branch, error.instance, root)]
     parts: list[str | int] = list(error.absolute_path)
     if not fitting:
-        if parts == ["version"]:
-            return [_Raw(codes.SCHEMA_VERSION, parts, "version must be 2")]
+        version = _version(parts, root)
+        if version is not None:
+            return [_Raw(codes.SCHEMA_VERSION, parts, f"version must be {version}")]
         message = (
             f"expected {describe(error_schema(error), root)}, got {describe_value(error.instance)}"
         )

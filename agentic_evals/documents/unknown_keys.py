@@ -1,15 +1,17 @@
 """The unknown-key check: keys that are not fields of the models.
 
-The generated schema does not forbid extra keys, because real fixtures carry
-them; this walk follows the pydantic models instead, reports every key they do
-not know as AE-SCHEMA-UNKNOWN (a warning, or an error under ``--strict``) and
-suggests a close known key.
+The schema of an open document (a fixture, a registry) does not forbid extra
+keys, because real documents carry them; this walk follows the pydantic
+models instead, reports every key they do not know as AE-SCHEMA-UNKNOWN (a
+warning, or an error under ``--strict``) and suggests a close known key. A
+closed document's schema rejects them itself, in the same words
+(:func:`unknown_key`).
 """
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from types import UnionType
 from typing import Annotated, Union, get_args, get_origin
 
@@ -18,7 +20,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from agentic_evals import codes
-from agentic_evals.documents.findings import Finding, Severity
+from agentic_evals.documents.findings import Finding, Severity, finding
 from agentic_evals.documents.positions import Position, position_of
 
 
@@ -37,27 +39,25 @@ def unknown_key_findings(
     severity: Severity = "error" if strict else "warning"
     found: list[Finding] = []
     for parts, key, known in _unknown_keys(document, model, []):
-        pointer = str(JsonPointer.from_parts([*parts, key]).path)
-        close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.7)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        line, column = position_of(pointer, positions) or (None, None)
-        message = f"unknown key {key!r} in {model_phrase(parts)}{hint}"
-        found.append(
-            Finding(
-                code=codes.SCHEMA_UNKNOWN,
-                severity=severity,
-                pointer=pointer,
-                message=message,
-                line=line,
-                column=column,
-            )
-        )
+        found.append(unknown_key(parts, key, known, positions, severity))
     return found
 
 
-def model_phrase(parts: list[str | int]) -> str:
-    """Name the object at ``parts`` for a message ("the fixture", "/cases/0")."""
-    return "the fixture" if not parts else str(JsonPointer.from_parts(parts).path)
+def unknown_key(
+    parts: list[str | int],
+    key: str,
+    known: Iterable[str],
+    positions: Mapping[str, Position],
+    severity: Severity = "error",
+) -> Finding:
+    """The finding for ``key``, unknown in the object at ``parts``; suggests a close known key."""
+    pointer = str(JsonPointer.from_parts([*parts, key]).path)
+    close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.7)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    where = "the document" if not parts else str(JsonPointer.from_parts(parts).path)
+    line, column = position_of(pointer, positions) or (None, None)
+    message = f"unknown key {key!r} in {where}{hint}"
+    return finding(codes.SCHEMA_UNKNOWN, pointer, message, severity, line=line, column=column)
 
 
 def _unknown_keys(

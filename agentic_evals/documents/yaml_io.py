@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Literal
 from agentic_evals import codes
 from agentic_evals.documents.json_io import ParsedDocument, ValueChecker, failed, parse_json
 from agentic_evals.documents.positions import MAX_DEPTH, MAX_VALUES, Position, TooLarge
+from agentic_evals.documents.yaml_walk import NodeBuilder
 
 if TYPE_CHECKING:
     import yaml
@@ -71,7 +72,6 @@ def parse_yaml(text: str) -> ParsedDocument:
     import yaml
 
     from agentic_evals.documents.yaml_loader import compose, yaml_reason
-    from agentic_evals.documents.yaml_walk import NodeBuilder
 
     try:
         node = compose(text)

@@ -93,7 +93,7 @@ def _raw_case(document: Any, index: int) -> dict[str, Any]:
 def evaluate(loaded: LoadResult, options: RunOptions | None = None) -> Evaluation:
     """Run the selected cases of a valid fixture and build the report."""
     options = options or RunOptions()
-    fixture = loaded.fixture
+    fixture = loaded.model
     if fixture is None:
         raise ValueError("evaluate() needs a fixture that loaded without errors")
     selected = select_cases(fixture, options.focus, options.shard)

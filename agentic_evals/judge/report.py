@@ -130,7 +130,7 @@ def build_report(
     """
     import signal
 
-    fixture = loaded.fixture
+    fixture = loaded.model
     assert fixture is not None
     pairs = _judged_cases(fixture, loaded, runs, tier, require_system_test)
     cases = [report for report, _ in pairs]
@@ -146,7 +146,7 @@ def build_report(
         skill=fixture.skill,
         eval_kind=fixture.eval_kind,
         run_id=run_id,
-        fixture_sha256=sha256_bytes(loaded.source_bytes),
+        fixture_sha256=sha256_bytes(loaded.source),
         repo=repo_info(loaded.path.resolve().parent),
         runner=RunnerInfo(version=__version__),
         live=fixture.live,

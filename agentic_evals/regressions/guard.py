@@ -39,7 +39,7 @@ def run_guard(
     if not path.is_file():
         return _not_run(f"retained fixture {fixture} does not exist")
     loaded = load_fixture(path, gates=False)
-    if loaded.fixture is None:
+    if loaded.model is None:
         first = loaded.errors[0].render() if loaded.errors else "no detail"
         return _not_run(f"retained fixture {fixture} does not load: {first}")
     options = RunOptions(

@@ -50,14 +50,14 @@ def protection(record: Regression, registry_dir: Path, cache: FixtureCache) -> P
     loaded = cache.get(retained_fixture_path(record, registry_dir))
     if loaded is None:
         return Protection(False, f"retained fixture {fixture} does not exist")
-    if loaded.fixture is None:
+    if loaded.model is None:
         errors = loaded.errors
         first = f" (first: {errors[0].code} at {errors[0].pointer or '/'})" if errors else ""
         held = " although it holds the case" if name in _raw_case_names(loaded.document) else ""
         return Protection(
             False, f"retained fixture {fixture} does not load: {len(errors)} errors{first}{held}"
         )
-    names = [case.name for case in loaded.fixture.cases]
+    names = [case.name for case in loaded.model.cases]
     if name not in names:
         close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
         hint = f"; renamed to {close[0]!r}?" if close else ""

@@ -8,7 +8,7 @@ reports can recompute every verdict from the merged cases alone.
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from agentic_evals.documents.base import OutputModel
 
 ClassVerdict = Literal["PROVEN", "FAILED", "BLOCKED", "MISSING", "EXEMPT"]
 ClaimVerdict = Literal[
@@ -18,11 +18,7 @@ ClaimReadinessValue = Literal["READY", "USABLE_WITH_GAPS", "NOT_READY", "NOT_EST
 Tier = Literal["system_test", "full_integration", "simulated", "unit", "not_required"]
 
 
-class _Out(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class ExemptEvidence(_Out):
+class ExemptEvidence(OutputModel):
     """A valid exemption: the class is EXEMPT, which never makes a claim PROVEN."""
 
     evidence_class: str
@@ -37,7 +33,7 @@ class ExemptEvidence(_Out):
     """When it lapses (a date-only value lasts through that day)."""
 
 
-class IgnoredExemption(_Out):
+class IgnoredExemption(OutputModel):
     """An exemption that does not apply, and why."""
 
     index: int
@@ -52,7 +48,7 @@ class IgnoredExemption(_Out):
     """Its ``expires`` as written."""
 
 
-class Threat(_Out):
+class Threat(OutputModel):
     """The threat an adversarial supporting case models."""
 
     case: str
@@ -65,7 +61,7 @@ class Threat(_Out):
     """What the adversary wants."""
 
 
-class ClaimEvidence(_Out):
+class ClaimEvidence(OutputModel):
     """What a supporting case can prove for one claim (static: known before it runs)."""
 
     case: str
@@ -86,7 +82,7 @@ class ClaimEvidence(_Out):
     """Its threat assumption, if any."""
 
 
-class Requalification(_Out):
+class Requalification(OutputModel):
     """A supporting case that must be (re-)admitted before it counts for the claim."""
 
     case: str
@@ -95,7 +91,7 @@ class Requalification(_Out):
     """``NOT_ADMITTED``, ``TEST_SOURCE_CHANGED`` and/or ``ORACLE_CHANGED``."""
 
 
-class Independence(_Out):
+class Independence(OutputModel):
     """Whether verifier cases reach beyond the producer's own representations."""
 
     producer_cases: list[str]
@@ -110,7 +106,7 @@ class Independence(_Out):
     """False flags the claim: its verifiers cover nothing beyond the producer's cases."""
 
 
-class ClaimReadiness(_Out):
+class ClaimReadiness(OutputModel):
     """One capability claim: its declaration, evidence and verdict."""
 
     id: str
@@ -159,7 +155,7 @@ class ClaimReadiness(_Out):
     """The supporting cases and what each can prove."""
 
 
-class CapabilityReadiness(_Out):
+class CapabilityReadiness(OutputModel):
     """Readiness over the declared capability claims."""
 
     aggregate_readiness: ClaimReadinessValue
@@ -172,7 +168,7 @@ class CapabilityReadiness(_Out):
     """Every declared claim, in fixture order."""
 
 
-class QualificationReport(_Out):
+class QualificationReport(OutputModel):
     """Cases grouped by the highest qualification tier they passed at (SPEC section 6)."""
 
     run_tier: Tier

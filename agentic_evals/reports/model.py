@@ -6,8 +6,9 @@ the field set of this version and fails when the schema drifts.
 
 from typing import Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import Field, JsonValue
 
+from agentic_evals.documents.base import OutputModel
 from agentic_evals.documents.findings import Finding
 from agentic_evals.reports.claim_model import CapabilityReadiness, QualificationReport
 
@@ -19,11 +20,7 @@ CASE_OUTCOMES: Final = ("PASS", "FAIL", "BLOCKED", "NOT_TESTED")
 Readiness = Literal["READY", "USABLE_WITH_GAPS", "NOT_READY", "NOT_ESTABLISHED"]
 
 
-class _Out(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class Problem(_Out):
+class Problem(OutputModel):
     """Why a trial or case did not pass, with a stable code."""
 
     code: str
@@ -34,7 +31,7 @@ class Problem(_Out):
     """RFC 6901 pointer of the oracle within the case, when one failed."""
 
 
-class StreamStats(_Out):
+class StreamStats(OutputModel):
     """Size of one captured stream."""
 
     total_bytes: int
@@ -45,7 +42,7 @@ class StreamStats(_Out):
     """More was written than kept."""
 
 
-class WorkspaceChangesReport(_Out):
+class WorkspaceChangesReport(OutputModel):
     """What a trial changed in its workspace copy, as relative POSIX paths, sorted."""
 
     added: list[str]
@@ -56,7 +53,7 @@ class WorkspaceChangesReport(_Out):
     """Paths that existed before the trial and do not after."""
 
 
-class TrialReport(_Out):
+class TrialReport(OutputModel):
     """One run of a case's command."""
 
     trial_id: str
@@ -100,7 +97,7 @@ class TrialReport(_Out):
     was deleted or there was none."""
 
 
-class CaseReport(_Out):
+class CaseReport(OutputModel):
     """One case and its trials."""
 
     case_id: str
@@ -145,7 +142,7 @@ class CaseReport(_Out):
     """The trials, in order."""
 
 
-class Interval(_Out):
+class Interval(OutputModel):
     """A proportion with its Wilson 95% score interval."""
 
     passed: int
@@ -160,7 +157,7 @@ class Interval(_Out):
     """Upper bound of the Wilson 95% interval."""
 
 
-class PassHatK(_Out):
+class PassHatK(OutputModel):
     """Chance that k fresh trials of a case all pass, estimated from n trials."""
 
     k: int
@@ -169,7 +166,7 @@ class PassHatK(_Out):
     """C(passed, k) / C(n, k); null when the case did not run k trials."""
 
 
-class HallucinatedSuccess(_Out):
+class HallucinatedSuccess(OutputModel):
     """Trials whose exit code and output oracles passed while a readback failed."""
 
     count: int
@@ -178,7 +175,7 @@ class HallucinatedSuccess(_Out):
     """Which trials."""
 
 
-class Metrics(_Out):
+class Metrics(OutputModel):
     """Aggregate figures over the run."""
 
     trial_pass_rate: Interval
@@ -191,7 +188,7 @@ class Metrics(_Out):
     """Trials that claimed success the artifacts contradict."""
 
 
-class RepoInfo(_Out):
+class RepoInfo(OutputModel):
     """The git checkout the fixture lives in."""
 
     sha: str | None
@@ -200,14 +197,14 @@ class RepoInfo(_Out):
     """Branch or ref HEAD points at; null when detached."""
 
 
-class RunnerInfo(_Out):
+class RunnerInfo(OutputModel):
     """The tool that produced the report."""
 
     version: str
     """agentic-evals version."""
 
 
-class ShardInfo(_Out):
+class ShardInfo(OutputModel):
     """Which slice of the fixture's cases a shard run covered."""
 
     index: int = Field(ge=1)
@@ -216,7 +213,7 @@ class ShardInfo(_Out):
     """How many shards the fixture's cases were split into."""
 
 
-class Report(_Out):
+class Report(OutputModel):
     """A run report."""
 
     schema_: Literal["agentic_evals.report.v2"] = Field(REPORT_SCHEMA, alias="schema")

@@ -23,15 +23,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from agentic_evals import codes
+from agentic_evals.documents.findings import Finding, finding, ordered
 from agentic_evals.skills.actions import recommend
 from agentic_evals.skills.fixture_checks import check_fixtures, check_legacy, declared_skill
-from agentic_evals.skills.frontmatter import FrontMatter, Issue, read_front_matter
+from agentic_evals.skills.frontmatter import FrontMatter, read_front_matter
 from agentic_evals.skills.models import (
     POSTURES,
     Action,
     AuditSummary,
     SkillAudit,
-    SkillFinding,
     SkillsAudit,
 )
 from agentic_evals.skills.posture import (
@@ -73,7 +73,7 @@ def _delegations(providers: Sequence[SkillFiles]) -> dict[str, list[str]]:
 def _audit_one(
     files: SkillFiles,
     front: FrontMatter,
-    meta_and_issues: tuple[SkillMeta, list[Issue]],
+    meta_and_issues: tuple[SkillMeta, list[Finding]],
     delegations: Mapping[str, list[str]],
     providers: frozenset[str],
 ) -> SkillAudit:
@@ -89,28 +89,21 @@ def _audit_one(
         issues += fixture_check.issues
         if fixture_check.all_scaffold:
             message = "every fixture of the skill is an eval_kind: scaffold fixture"
-            issues.append(Issue(codes.EVAL_SCAFFOLD_ONLY, "warning", message, files.fixtures[0]))
+            issues.append(
+                finding(codes.EVAL_SCAFFOLD_ONLY, "", message, "warning", file=files.fixtures[0])
+            )
     if found.posture == "missing" and files.entrypoints:
         issues.append(_no_posture(files, composed))
     exempt = found.posture in ("eval_provider", "eval_not_required")
     if front.data is not None and not exempt and AGENTIC_EVALS not in meta.composes:
         message = "the front matter's composes does not list agentic-evals"
         line = front.key_lines.get("composes")
-        issues.append(Issue(codes.EVAL_NOT_COMPOSED, "warning", message, SKILL_MD, line))
-    issues.sort(key=lambda issue: (issue.rule, issue.path or "", issue.line or 0))
-    findings = [
-        SkillFinding(
-            rule=issue.rule,
-            severity="error" if issue.severity == "error" else "warning",
-            message=issue.message,
-            skill=files.name,
-            path=issue.path,
-            line=issue.line,
+        issues.append(
+            finding(codes.EVAL_NOT_COMPOSED, "", message, "warning", file=SKILL_MD, line=line)
         )
-        for issue in issues
-    ]
+    findings = ordered(issue.model_copy(update={"skill": files.name}) for issue in issues)
     advice = recommend(
-        str(files.path), found.posture, {f.rule for f in findings}, bool(files.entrypoints)
+        str(files.path), found.posture, {f.code for f in findings}, bool(files.entrypoints)
     )
     return SkillAudit(
         skill=files.name,
@@ -125,7 +118,7 @@ def _audit_one(
     )
 
 
-def _no_posture(files: SkillFiles, composed: set[str]) -> Issue:
+def _no_posture(files: SkillFiles, composed: set[str]) -> Finding:
     surface = " and ".join(files.entrypoints)
     message = f"has a runtime surface ({surface}) but no eval posture"
     if composed:
@@ -133,14 +126,14 @@ def _no_posture(files: SkillFiles, composed: set[str]) -> Issue:
             f"; it composes {', '.join(sorted(composed))}, but no fixture there declares "
             f"'skill': {files.name!r}"
         )
-    return Issue(codes.EVAL_NO_POSTURE, "error", message, files.entrypoints[0])
+    return finding(codes.EVAL_NO_POSTURE, "", message, "error", file=files.entrypoints[0])
 
 
 def summarize(skills: Sequence[SkillAudit]) -> AuditSummary:
     """Counts over the audited skills (every posture, rule and action, zeros included)."""
     findings = [finding for skill in skills for finding in skill.eval_findings]
     postures = Counter(skill.eval_posture for skill in skills)
-    rules = Counter(finding.rule for finding in findings)
+    rules = Counter(finding.code for finding in findings)
     actions = Counter(skill.recommended_action for skill in skills)
     errors = sum(1 for finding in findings if finding.severity == "error")
     ready = sum(1 for skill in skills if skill.ready)
@@ -151,7 +144,7 @@ def summarize(skills: Sequence[SkillAudit]) -> AuditSummary:
         errors=errors,
         warnings=len(findings) - errors,
         postures={posture: postures[posture] for posture in POSTURES},
-        rules={rule: rules[rule] for rule in codes.EVAL_RULES},
+        rules={code: rules[code] for code in codes.EVAL_CODES},
         actions={action: actions[action] for action in ACTIONS},
     )
 

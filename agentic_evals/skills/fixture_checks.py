@@ -15,8 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from agentic_evals import codes
-from agentic_evals.documents.findings import Finding
-from agentic_evals.skills.frontmatter import Issue
+from agentic_evals.documents.findings import Finding, finding
 from agentic_evals.skills.skilldir import SkillFiles
 
 _GATE_PREFIXES = ("AE-SLOP-", "AE-COMP-")
@@ -26,7 +25,7 @@ _SHOWN = 3
 class FixtureCheck(NamedTuple):
     """Issues of a skill's agentic fixtures."""
 
-    issues: list[Issue]
+    issues: list[Finding]
     all_scaffold: bool
     """Every agentic fixture declares ``eval_kind: scaffold``."""
 
@@ -42,7 +41,7 @@ def check_fixtures(files: SkillFiles) -> FixtureCheck:
     """Load every agentic fixture of the skill, gates on; nothing runs."""
     from agentic_evals.contract.load import load_fixture
 
-    issues: list[Issue] = []
+    issues: list[Finding] = []
     scaffolds = 0
     for rel in files.fixtures:
         result = load_fixture(files.path / rel, gates=True)
@@ -58,11 +57,11 @@ def check_fixtures(files: SkillFiles) -> FixtureCheck:
         else:
             rule, what = codes.EVAL_FIXTURE_INVALID, "does not load"
         message = f"{rel} {what}: {_describe(errors, rel)}"
-        issues.append(Issue(rule, "error", message, rel, errors[0].line))
+        issues.append(finding(rule, "", message, "error", file=rel, line=errors[0].line))
     return FixtureCheck(issues, bool(files.fixtures) and scaffolds == len(files.fixtures))
 
 
-def check_legacy(files: SkillFiles) -> tuple[bool, list[Issue]]:
+def check_legacy(files: SkillFiles) -> tuple[bool, list[Finding]]:
     """Whether ``fixtures/eval.json`` is a version 1 legacy fixture, and its issues."""
     if files.legacy is None:
         return False, []
@@ -71,19 +70,21 @@ def check_legacy(files: SkillFiles) -> tuple[bool, list[Issue]]:
         document = json.loads((files.path / rel).read_bytes())
     except (OSError, ValueError) as exc:
         reason = "unreadable" if isinstance(exc, OSError) else f"not JSON ({exc})"
-        return False, [Issue(codes.EVAL_FIXTURE_INVALID, "error", f"{rel} is {reason}", rel)]
+        return False, [
+            finding(codes.EVAL_FIXTURE_INVALID, "", f"{rel} is {reason}", "error", file=rel)
+        ]
     version = document.get("version") if isinstance(document, dict) else None
     if type(version) is int and version == 1:
         message = (
             f"{rel} is a version 1 fixture, which agentic-evals does not run: "
             "migrate its cases to fixtures/agentic_eval.json (version 2)"
         )
-        return True, [Issue(codes.EVAL_LEGACY_FIXTURE, "warning", message, rel)]
+        return True, [finding(codes.EVAL_LEGACY_FIXTURE, "", message, "warning", file=rel)]
     message = (
         f"{rel} is not a version 1 legacy fixture (version {version!r}); a version 2 "
         "fixture belongs in fixtures/agentic_eval.json"
     )
-    return False, [Issue(codes.EVAL_FIXTURE_INVALID, "error", message, rel)]
+    return False, [finding(codes.EVAL_FIXTURE_INVALID, "", message, "error", file=rel)]
 
 
 def _declared(path: Path, key: str) -> str | None:

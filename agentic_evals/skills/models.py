@@ -6,7 +6,11 @@ These models are the source of ``schemas/skills_audit.schema.json`` and
 
 from typing import Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from agentic_evals.documents.base import OutputModel
+from agentic_evals.documents.findings import Finding
+from agentic_evals.documents.schema_gen import SchemaSpec
 
 AUDIT_SCHEMA: Final = "agentic_evals.skills_audit.v1"
 RECEIPT_SCHEMA: Final = "agentic_evals.scaffold_receipt.v1"
@@ -36,31 +40,9 @@ Action = Literal[
     "compose_agentic_evals",
     "none",
 ]
-Severity = Literal["error", "warning"]
 
 
-class _Output(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class SkillFinding(_Output):
-    """One audit finding about one skill."""
-
-    rule: str
-    """Stable rule code, ``EVAL001`` to ``EVAL008`` (see ``agentic_evals.codes``)."""
-    severity: Severity
-    """``error`` makes the skill not ready (exit 1); ``warning`` does not."""
-    message: str
-    """What is wrong, in words."""
-    skill: str
-    """The skill's folder name."""
-    path: str | None = None
-    """The file concerned, relative to the skill folder (``SKILL.md``, ``fixtures/...``)."""
-    line: int | None = None
-    """1-based line in that file, where known."""
-
-
-class SkillAudit(_Output):
+class SkillAudit(OutputModel):
     """The eval posture of one skill and what to do next."""
 
     skill: str
@@ -79,11 +61,11 @@ class SkillAudit(_Output):
     """Top-level entrypoints found (``run.sh``, ``sanity.sh``)."""
     fixtures: list[str]
     """Agentic eval fixtures of the skill (``fixtures/agentic_eval*.json|yaml|yml``)."""
-    eval_findings: list[SkillFinding]
+    eval_findings: list[Finding]
     """This skill's findings."""
 
 
-class AuditSummary(_Output):
+class AuditSummary(OutputModel):
     """Counts over the whole tree."""
 
     skills: int
@@ -104,7 +86,7 @@ class AuditSummary(_Output):
     """Skills per recommended action (every action, zeros included)."""
 
 
-class SkillsAudit(_Output):
+class SkillsAudit(OutputModel):
     """``audit-skills ROOT``: the eval posture of every skill in a tree."""
 
     schema_: Literal["agentic_evals.skills_audit.v1"] = Field(AUDIT_SCHEMA, alias="schema")
@@ -113,13 +95,13 @@ class SkillsAudit(_Output):
     """The audited folder, as given."""
     skills: list[SkillAudit]
     """One entry per skill folder, by name."""
-    findings: list[SkillFinding]
+    findings: list[Finding]
     """Every finding, skill by skill."""
     summary: AuditSummary
     """Counts."""
 
 
-class SkippedSkill(_Output):
+class SkippedSkill(OutputModel):
     """A skill ``apply-scaffolds`` left alone, and why."""
 
     skill: str
@@ -128,7 +110,7 @@ class SkippedSkill(_Output):
     """Why no fixture was (or would be) written."""
 
 
-class ScaffoldReceipt(_Output):
+class ScaffoldReceipt(OutputModel):
     """``apply-scaffolds ROOT``: what was (or would be) created, skipped and why."""
 
     schema_: Literal["agentic_evals.scaffold_receipt.v1"] = Field(RECEIPT_SCHEMA, alias="schema")
@@ -153,3 +135,17 @@ class ScaffoldReceipt(_Output):
     """Skills left alone, with the reason."""
     failed: list[SkippedSkill]
     """Skills whose fixture could not be written, with the error."""
+
+
+SKILLS_AUDIT_DOCUMENT = SchemaSpec(
+    SkillsAudit,
+    "skills_audit.schema.json",
+    "agentic-evals skill-tree audit (agentic_evals.skills_audit.v1)",
+    "output",
+)
+SCAFFOLD_RECEIPT_DOCUMENT = SchemaSpec(
+    ScaffoldReceipt,
+    "scaffold_receipt.schema.json",
+    "agentic-evals scaffold receipt (agentic_evals.scaffold_receipt.v1)",
+    "output",
+)

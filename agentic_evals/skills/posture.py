@@ -25,7 +25,8 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from agentic_evals import codes
-from agentic_evals.skills.frontmatter import FrontMatter, Issue
+from agentic_evals.documents.findings import Finding, finding
+from agentic_evals.skills.frontmatter import FrontMatter
 from agentic_evals.skills.models import Posture
 from agentic_evals.skills.skilldir import SkillFiles
 
@@ -56,7 +57,7 @@ class PostureResult(NamedTuple):
 
 def _names(
     data: Mapping[str, object], key: str, lines: Mapping[str, int]
-) -> tuple[tuple[str, ...], list[Issue]]:
+) -> tuple[tuple[str, ...], list[Finding]]:
     value = data.get(key)
     if value is None:
         return (), []
@@ -64,10 +65,12 @@ def _names(
         return tuple(value), []
     got = "a string" if isinstance(value, str) else f"{type(value).__name__} {value!r}"
     message = f"front matter '{key}' must be a list of names, got {got}"
-    return (), [Issue(codes.EVAL_FRONT_MATTER, "error", message, "SKILL.md", lines.get(key))]
+    return (), [
+        finding(codes.EVAL_FRONT_MATTER, "", message, "error", file="SKILL.md", line=lines.get(key))
+    ]
 
 
-def skill_meta(front: FrontMatter) -> tuple[SkillMeta, list[Issue]]:
+def skill_meta(front: FrontMatter) -> tuple[SkillMeta, list[Finding]]:
     """Read ``composes``, ``provides`` and ``eval_not_required`` from the front matter."""
     data = front.data
     if data is None:
@@ -86,7 +89,9 @@ def skill_meta(front: FrontMatter) -> tuple[SkillMeta, list[Issue]]:
                 f"string, got {value!r}"
             )
             line = front.key_lines.get("eval_not_required")
-            issues.append(Issue(codes.EVAL_FRONT_MATTER, "error", message, "SKILL.md", line))
+            issues.append(
+                finding(codes.EVAL_FRONT_MATTER, "", message, "error", file="SKILL.md", line=line)
+            )
     return SkillMeta(composes, provides, reason), issues
 
 

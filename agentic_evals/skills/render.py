@@ -16,7 +16,7 @@ def render_audit(audit: SkillsAudit, exit_code: int) -> str:
     width = max((len(skill.skill) for skill in audit.skills), default=0)
     lines = [f"agentic-evals audit-skills: {len(audit.skills)} skills under {audit.root}"]
     for skill in audit.skills:
-        rules = " ".join(sorted({finding.rule for finding in skill.eval_findings}))
+        rules = " ".join(sorted({finding.code for finding in skill.eval_findings}))
         lines.append(
             f"  {'ok ' if skill.ready else 'NOT'} {skill.skill.ljust(width)}  "
             f"{skill.eval_posture.ljust(23)} {skill.recommended_action.ljust(22)} {rules}".rstrip()

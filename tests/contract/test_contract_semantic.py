@@ -33,7 +33,7 @@ def artifact_doc(base_doc: dict[str, Any], *checks: dict[str, Any]) -> dict[str,
 def test_base_fixture_is_clean(write_fixture: WriteFixture, base_doc: dict[str, Any]) -> None:
     result = load_fixture(write_fixture(base_doc))
     assert result.findings == []
-    assert result.fixture is not None
+    assert result.model is not None
 
 
 def test_duplicate_case_names(write_fixture: WriteFixture, base_doc: dict[str, Any]) -> None:

@@ -299,7 +299,7 @@ def test_evaluate_fails_the_unexercised_case_and_names_the_method(
     skill: Path, jobs: int, assert_valid_report: Any
 ) -> None:
     loaded = load_fixture(fixture(skill))
-    assert loaded.fixture is not None, [f.render() for f in loaded.findings]
+    assert loaded.model is not None, [f.render() for f in loaded.findings]
     report = evaluate(loaded, RunOptions(jobs=jobs)).report
     runs_it, talks = report.cases
     assert (runs_it.outcome, runs_it.problems) == ("PASS", [])
@@ -316,7 +316,7 @@ def test_evaluate_blocks_every_traced_case_without_a_tracer(
 ) -> None:
     monkeypatch.setattr(trace_strace, "STRACE_PROGRAM", "strace-hidden-by-the-test")
     loaded = load_fixture(fixture(skill))
-    assert loaded.fixture is not None
+    assert loaded.model is not None
     report = evaluate(loaded).report
     assert [c.outcome for c in report.cases] == ["BLOCKED", "BLOCKED"]
     assert {p.code for c in report.cases for p in c.problems} == {"TRACE_UNAVAILABLE"}

@@ -60,7 +60,7 @@ def data(skill: Path, name: str = "data") -> Path:
 
 def run(path: Path, **options: Any) -> Any:
     loaded = load_fixture(path)
-    assert loaded.fixture is not None, [f.render() for f in loaded.findings]
+    assert loaded.model is not None, [f.render() for f in loaded.findings]
     return evaluate(loaded, RunOptions(**options)).report
 
 
@@ -192,7 +192,7 @@ def test_a_missing_input_fails_the_trial_without_running_it(tmp_path: Path) -> N
     marker = tmp_path / "ran"
     path = write(tmp_path, [case("never", f"touch {marker}")])
     loaded = load_fixture(path)
-    assert loaded.fixture is not None
+    assert loaded.model is not None
     shutil.rmtree(root)
     report = evaluate(loaded, RunOptions()).report
     trials = report.cases[0].trials

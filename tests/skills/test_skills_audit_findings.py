@@ -21,13 +21,13 @@ def audit_one(root: Path, name: str) -> SkillAudit:
 
 
 def rules(skill: SkillAudit) -> list[str]:
-    return [finding.rule for finding in skill.eval_findings]
+    return [finding.code for finding in skill.eval_findings]
 
 
 def test_eval001_runtime_surface_without_posture_is_an_error(tmp_path: Path) -> None:
     make_skill(tmp_path, "s", files={"run.sh": "", "sanity.sh": ""})
     (finding,) = audit_one(tmp_path, "s").eval_findings
-    assert (finding.rule, finding.severity, finding.skill) == ("EVAL001", "error", "s")
+    assert (finding.code, finding.severity, finding.skill) == ("EVAL001", "error", "s")
     assert finding.message == (
         "has a runtime surface (run.sh and sanity.sh) but no eval posture; it composes "
         "agentic-evals, but no fixture there declares 'skill': 's'"
@@ -39,7 +39,7 @@ def test_eval002_agentic_evals_not_composed_is_a_warning(tmp_path: Path) -> None
     make_skill(tmp_path, "s", "composes: [memory]\n", files=files)
     skill = audit_one(tmp_path, "s")
     (finding,) = skill.eval_findings
-    assert (finding.rule, finding.severity, finding.line) == ("EVAL002", "warning", 3)
+    assert (finding.code, finding.severity, finding.line) == ("EVAL002", "warning", 3)
     assert skill.ready and skill.recommended_action == "compose_agentic_evals"
 
 
@@ -50,7 +50,7 @@ def test_eval003_broken_front_matter_is_a_finding_not_an_early_exit(tmp_path: Pa
     )
     audit = audit_skills(tmp_path)
     broken, fine = audit.skills
-    assert rules(broken) == ["EVAL001", "EVAL003"]
+    assert rules(broken) == ["EVAL003", "EVAL001"]
     assert broken.recommended_action == "fix_front_matter"
     assert fine.ready and rules(fine) == []
 
@@ -87,8 +87,8 @@ def test_eval005_fixture_that_does_not_load(tmp_path: Path) -> None:
     for name in ("s", "t"):
         skill = audit_one(tmp_path, name)
         (finding,) = skill.eval_findings
-        assert (finding.rule, finding.severity) == ("EVAL005", "error")
-        assert finding.path == "fixtures/agentic_eval.json"
+        assert (finding.code, finding.severity) == ("EVAL005", "error")
+        assert finding.file == "fixtures/agentic_eval.json"
         assert skill.eval_posture == "agentic_fixture" and skill.recommended_action == "fix_fixture"
     assert "AE-SCHEMA-TYPE at /trials" in audit_one(tmp_path, "s").eval_findings[0].message
 
@@ -97,7 +97,7 @@ def test_eval005_eval_json_that_is_not_a_legacy_fixture(tmp_path: Path) -> None:
     document = json.dumps({"version": 2, "skill": "s", "cases": []})
     make_skill(tmp_path, "s", files={"run.sh": "", "fixtures/eval.json": document})
     skill = audit_one(tmp_path, "s")
-    assert rules(skill) == ["EVAL001", "EVAL005"] and skill.eval_posture == "missing"
+    assert rules(skill) == ["EVAL005", "EVAL001"] and skill.eval_posture == "missing"
 
 
 def test_eval006_fixture_rejected_by_the_gates(tmp_path: Path) -> None:
@@ -105,7 +105,7 @@ def test_eval006_fixture_rejected_by_the_gates(tmp_path: Path) -> None:
     make_skill(tmp_path, "s", files={"run.sh": "", "fixtures/agentic_eval.json": json.dumps(slop)})
     skill = audit_one(tmp_path, "s")
     (finding,) = skill.eval_findings
-    assert (finding.rule, finding.severity) == ("EVAL006", "error")
+    assert (finding.code, finding.severity) == ("EVAL006", "error")
     assert "AE-SLOP-TRIALS" in finding.message
     assert skill.recommended_action == "fix_fixture"
 
@@ -126,7 +126,7 @@ def test_eval008_legacy_fixture(tmp_path: Path) -> None:
     legacy = json.dumps({"version": 1, "skill": "s", "cases": []})
     make_skill(tmp_path, "s", files={"fixtures/eval.json": legacy})
     (finding,) = audit_one(tmp_path, "s").eval_findings
-    assert (finding.rule, finding.severity) == ("EVAL008", "warning")
+    assert (finding.code, finding.severity) == ("EVAL008", "warning")
 
 
 def test_summary_counts_every_posture_rule_and_action(tmp_path: Path) -> None:
@@ -182,13 +182,15 @@ def test_cli_exit_codes_and_json_output(tmp_path: Path) -> None:
     document = json.loads(result.stdout)
     assert document["findings"] == [
         {
-            "rule": "EVAL001",
+            "code": "EVAL001",
             "severity": "error",
+            "pointer": "",
             "message": "has a runtime surface (run.sh) but no eval posture; it composes "
             "agentic-evals, but no fixture there declares 'skill': 'bad'",
-            "skill": "bad",
-            "path": "run.sh",
+            "file": "run.sh",
             "line": None,
+            "column": None,
+            "skill": "bad",
         }
     ]
     assert "ready: 1 of 2 (exit 1)" in result.stderr

@@ -17,7 +17,7 @@ def audit_one(root: Path, name: str) -> SkillAudit:
 
 
 def rules(skill: SkillAudit) -> list[str]:
-    return [finding.rule for finding in skill.eval_findings]
+    return [finding.code for finding in skill.eval_findings]
 
 
 def test_eval_provider_by_folder_name(tmp_path: Path) -> None:
@@ -85,7 +85,7 @@ def test_composing_agentic_evals_alone_is_no_posture(tmp_path: Path) -> None:
     skill = audit_one(tmp_path, "consumer")
     assert skill.eval_posture == "missing"
     (finding,) = skill.eval_findings
-    assert finding.rule == "EVAL001"
+    assert finding.code == "EVAL001"
     assert "composes agentic-evals, but no fixture there declares 'skill': 'consumer'" in (
         finding.message
     )

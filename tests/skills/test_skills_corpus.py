@@ -50,7 +50,7 @@ def test_corpus_audit_pins_its_summary() -> None:
         "EVAL004": 2,
     }
     assert {action: n for action, n in summary.actions.items() if n} == {"scaffold_fixture": 86}
-    fenced = sorted(f.skill for f in audit.findings if f.rule == "EVAL004")
+    fenced = sorted(f.skill for f in audit.findings if f.code == "EVAL004")
     assert fenced == ["consume-book", "consume-youtube"]
     assert [s.skill for s in audit.skills if s.ready] == ["consume-music"]  # no entrypoint at all
 
@@ -79,8 +79,8 @@ def test_apply_scaffolds_write_then_nothing_left_to_create(tree: Path) -> None:
     for path in fixtures:
         result = load_fixture(path, gates=True)
         assert result.ok, (path, [f.render() for f in result.findings])
-        assert result.fixture is not None and result.fixture.eval_kind == "scaffold"
-        assert result.fixture.trials >= 2
+        assert result.model is not None and result.model.eval_kind == "scaffold"
+        assert result.model.trials >= 2
     validate = CliRunner().invoke(cli, ["validate", *map(str, fixtures)])
     assert validate.exit_code == 0, validate.stderr
     second = apply_scaffolds(tree, write=True)

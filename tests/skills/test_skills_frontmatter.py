@@ -22,7 +22,7 @@ def test_dates_and_yes_stay_strings() -> None:
 def test_fenced_front_matter_is_read_with_a_warning() -> None:
     front = parse_front_matter("````markdown\n---\nname: demo\n---\n# demo\n````\n")
     assert front.data == {"name": "demo"}
-    assert [(i.rule, i.severity, i.line) for i in front.issues] == [("EVAL004", "warning", 1)]
+    assert [(i.code, i.severity, i.line) for i in front.issues] == [("EVAL004", "warning", 1)]
     assert "code fence" in front.issues[0].message
     assert front.key_lines == {"name": 3}
 
@@ -30,11 +30,11 @@ def test_fenced_front_matter_is_read_with_a_warning() -> None:
 def test_missing_front_matter_is_an_error_not_an_exception() -> None:
     front = parse_front_matter("# demo\n\nno front matter here\n")
     assert front.data is None
-    assert [(i.rule, i.severity, i.line) for i in front.issues] == [("EVAL003", "error", 1)]
+    assert [(i.code, i.severity, i.line) for i in front.issues] == [("EVAL003", "error", 1)]
 
 
 def test_front_matter_after_a_blank_line_is_missing() -> None:
-    assert parse_front_matter("\n---\nname: demo\n---\n").issues[0].rule == "EVAL003"
+    assert parse_front_matter("\n---\nname: demo\n---\n").issues[0].code == "EVAL003"
 
 
 def test_unclosed_front_matter() -> None:
@@ -47,7 +47,7 @@ def test_broken_yaml_names_the_skill_md_line() -> None:
     front = parse_front_matter("---\nname: demo\ndescription: [unclosed\n---\n")
     assert front.data is None
     (issue,) = front.issues
-    assert issue.rule == "EVAL003" and issue.severity == "error"
+    assert issue.code == "EVAL003" and issue.severity == "error"
     assert issue.line is not None and issue.line >= 3
     assert issue.message.startswith("broken front matter")
 
@@ -56,7 +56,7 @@ def test_duplicate_keys_are_a_finding_and_the_data_is_kept() -> None:
     front = parse_front_matter("---\nname: demo\ncomposes: []\nname: other\n---\n")
     assert front.data is not None
     (issue,) = front.issues
-    assert issue.rule == "EVAL003" and "duplicate key 'name'" in issue.message
+    assert issue.code == "EVAL003" and "duplicate key 'name'" in issue.message
     assert issue.line == 4
 
 
@@ -64,7 +64,7 @@ def test_front_matter_must_be_a_mapping() -> None:
     for text in ("---\n- a\n- b\n---\n", "---\n---\n", "---\njust words\n---\n"):
         front = parse_front_matter(text)
         assert front.data is None
-        assert [i.rule for i in front.issues] == ["EVAL003"], text
+        assert [i.code for i in front.issues] == ["EVAL003"], text
 
 
 def test_unreadable_and_non_utf8_skill_md(tmp_path: Path) -> None:

@@ -69,7 +69,7 @@ def test_every_scaffold_is_honest_and_validates_with_the_gates_on(
     path = skill / "fixtures" / "agentic_eval.json"
     loaded = load_fixture(path, gates=True)
     assert loaded.ok and loaded.findings == []
-    fixture = loaded.fixture
+    fixture = loaded.model
     assert fixture is not None
     assert (fixture.version, fixture.eval_kind, fixture.skill) == (2, "scaffold", "s")
     assert fixture.trials >= 2 and fixture.live is False

@@ -11,7 +11,7 @@ from pathlib import Path
 from agentic_evals import codes
 from agentic_evals.commands.analysis import CommandAnalysis, CommandContext, analyze
 from agentic_evals.contract.models import Case, Fixture
-from agentic_evals.documents.findings import Finding
+from agentic_evals.documents.findings import Finding, finding
 
 
 def case_context(fixture: Fixture, case: Case, fixture_dir: Path) -> CommandContext:
@@ -38,13 +38,13 @@ def anti_slop_findings(fixture: Fixture, analyses: list[CommandAnalysis]) -> lis
     if fixture.trials < 2:
         pointer = "/trials" if "trials" in fixture.model_fields_set else ""
         message = f"trials is {fixture.trials}: a single trial is not evidence, use at least 2"
-        found.append(_error(codes.SLOP_TRIALS, pointer, message))
+        found.append(finding(codes.SLOP_TRIALS, pointer, message))
     if not any(case.type in ("negative", "adversarial") for case in fixture.cases):
         message = (
             f"all {len(fixture.cases)} cases are positive, which is self-serving: "
             "add a negative or adversarial case"
         )
-        found.append(_error(codes.SLOP_NO_NEGATIVE, "/cases", message))
+        found.append(finding(codes.SLOP_NO_NEGATIVE, "/cases", message))
     why_not = [
         f"{case.name!r} {reason}"
         for case, analysis in zip(fixture.cases, analyses, strict=True)
@@ -54,11 +54,11 @@ def anti_slop_findings(fixture: Fixture, analyses: list[CommandAnalysis]) -> lis
     if len(why_not) == len(real):
         detail = "; ".join(why_not) if why_not else "no case declares real_world: true"
         message = f"no real-world case exercises a live path without stubs: {detail}"
-        found.append(_error(codes.SLOP_NO_REAL_WORLD, "/cases", message))
+        found.append(finding(codes.SLOP_NO_REAL_WORLD, "/cases", message))
     for index, (case, analysis) in enumerate(zip(fixture.cases, analyses, strict=True)):
         if analysis.trivial:
             message = f"case {case.name!r} proves nothing: {analysis.describe_trivial()}"
-            found.append(_error(codes.SLOP_TRIVIAL, f"/cases/{index}/command", message))
+            found.append(finding(codes.SLOP_TRIVIAL, f"/cases/{index}/command", message))
     return found
 
 
@@ -73,7 +73,3 @@ def not_live_reason(case: Case, analysis: CommandAnalysis) -> str | None:
     if not analysis.entrypoints:
         return f"reaches no entrypoint: {analysis.describe_not_live()}"
     return None
-
-
-def _error(code: str, pointer: str, message: str) -> Finding:
-    return Finding(code=code, severity="error", pointer=pointer, message=message)

@@ -29,20 +29,13 @@ import difflib
 import re
 from collections.abc import Iterator
 
-from jsonpointer import JsonPointer
-
 from agentic_evals import codes
-from agentic_evals.documents.findings import Finding, Severity
+from agentic_evals.documents.findings import Finding, finding
 from agentic_evals.judge.exemptions import REQUIRED_FIELDS, parse_expires
 from agentic_evals.judge.invariants import MATRICES, VALUE_BEARING, VALUE_SEAM_TYPE
 
 Parts = list[str | int]
 _SHA256 = re.compile(r"(sha256:)?[0-9a-fA-F]{64}")
-
-
-def _finding(code: str, parts: Parts, message: str, severity: Severity = "error") -> Finding:
-    pointer = str(JsonPointer.from_parts(parts).path)
-    return Finding(code=code, severity=severity, pointer=pointer, message=message)
 
 
 def _entries(container: object, key: str) -> Iterator[tuple[int, dict[str, object]]]:
@@ -107,7 +100,7 @@ def _representations(
                 f"representation {representation!r} counts for nothing: the case supports "
                 "no value-bearing claim with a domain_profile"
             )
-            found.append(_finding(codes.CLAIM_REPRESENTATION, parts, message, "warning"))
+            found.append(finding(codes.CLAIM_REPRESENTATION, parts, message, "warning"))
         for name in bearing:
             if representation not in matrices[name]:
                 hint = _closest(representation, matrices[name])
@@ -116,7 +109,7 @@ def _representations(
                     f"representation {representation!r} is not in the matrix of claim "
                     f"{name!r} ({known}){hint}"
                 )
-                found.append(_finding(codes.CLAIM_REPRESENTATION, parts, message))
+                found.append(finding(codes.CLAIM_REPRESENTATION, parts, message))
     return found
 
 
@@ -143,7 +136,7 @@ def _seam(document: dict[str, object], claim: dict[str, object], parts: Parts) -
         f"{VALUE_SEAM_TYPE!r}: declare one (seam_id, seam_type, criticality: critical, "
         "required_evidence, claim_id)"
     )
-    return [_finding(codes.CLAIM_SEAM, parts, message, "warning")]
+    return [finding(codes.CLAIM_SEAM, parts, message, "warning")]
 
 
 def _exemption_problem(
@@ -176,7 +169,7 @@ def _exemptions(claim: dict[str, object], parts: Parts) -> list[Finding]:
         if problem is not None:
             key, message = problem
             at: Parts = [*parts, "exemptions", index, *([key] if key else [])]
-            found.append(_finding(codes.CLAIM_EXEMPTION, at, message, "warning"))
+            found.append(finding(codes.CLAIM_EXEMPTION, at, message, "warning"))
     return found
 
 
@@ -198,24 +191,24 @@ def _admitted(
         if isinstance(name, str):
             if name in seen:
                 message = f"case {name!r} is already admitted by admitted_evidence/{seen[name]}"
-                found.append(_finding(codes.SCHEMA_DUPLICATE, [*at, "case"], message))
+                found.append(finding(codes.SCHEMA_DUPLICATE, [*at, "case"], message))
             seen.setdefault(name, index)
             if name not in cases:
                 close = difflib.get_close_matches(name, sorted(cases), n=1)
                 hint = f"; did you mean {close[0]!r}?" if close else ""
                 message = f"admitted_evidence names {name!r}, which is not a declared case{hint}"
-                found.append(_finding(codes.SCHEMA_REFERENCE, [*at, "case"], message))
+                found.append(finding(codes.SCHEMA_REFERENCE, [*at, "case"], message))
             elif name not in supporters:
                 message = (
                     f"admitted case {name!r} does not list {claim.get('id')!r} in supports_claims"
                 )
-                found.append(_finding(codes.CLAIM_ADMISSION, [*at, "case"], message, "warning"))
+                found.append(finding(codes.CLAIM_ADMISSION, [*at, "case"], message, "warning"))
         hashes = {key: entry.get(key) for key in ("test_source_sha256", "oracle_sha256")}
         if all(value is None for value in hashes.values()):
             message = "admitted evidence pins no hash: give test_source_sha256 and/or oracle_sha256"
-            found.append(_finding(codes.CLAIM_ADMISSION, at, message))
+            found.append(finding(codes.CLAIM_ADMISSION, at, message))
         for key, value in hashes.items():
             if isinstance(value, str) and not _SHA256.fullmatch(value):
                 message = f"{key} {value!r} is not a sha256 (64 hex digits, optionally sha256:)"
-                found.append(_finding(codes.CLAIM_ADMISSION, [*at, key], message))
+                found.append(finding(codes.CLAIM_ADMISSION, [*at, key], message))
     return found

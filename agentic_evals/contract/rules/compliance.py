@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from agentic_evals import codes
 from agentic_evals.commands.analysis import MENTION_PROGRAMS, CommandAnalysis, program_name
 from agentic_evals.contract.models import Fixture
-from agentic_evals.documents.findings import Finding
+from agentic_evals.documents.findings import Finding, finding
 
 MIN_SAMPLES = 50
 _PER_RUN = re.compile(
@@ -85,7 +85,7 @@ def compliance_findings(fixture: Fixture, analyses: list[CommandAnalysis]) -> li
             f"{hostile} of {total} cases are negative or adversarial: "
             "the compliance tier needs more than half"
         )
-        found.append(_error(codes.COMP_MAJORITY, "/cases", message))
+        found.append(finding(codes.COMP_MAJORITY, "/cases", message))
     readings = [sampling(analysis) for analysis in analyses]
     if not any(reading.nondeterministic for reading in readings):
         notes = _notes(fixture, readings)
@@ -93,7 +93,7 @@ def compliance_findings(fixture: Fixture, analyses: list[CommandAnalysis]) -> li
             "no case samples fresh inputs per run "
             "(--samples N, --seed with a per-run value, or $RANDOM in a shell script)" + notes
         )
-        found.append(_error(codes.COMP_NONDETERMINISTIC, "/cases", message))
+        found.append(finding(codes.COMP_NONDETERMINISTIC, "/cases", message))
     for index, (case, reading) in enumerate(zip(fixture.cases, readings, strict=True)):
         largest = reading.largest_samples
         if reading.nondeterministic and (largest is None or largest < MIN_SAMPLES):
@@ -102,7 +102,7 @@ def compliance_findings(fixture: Fixture, analyses: list[CommandAnalysis]) -> li
                 f"case {case.name!r} samples fresh inputs but names {named}: "
                 f"at least {MIN_SAMPLES} are needed"
             )
-            found.append(_error(codes.COMP_SAMPLES, f"/cases/{index}/command", message))
+            found.append(finding(codes.COMP_SAMPLES, f"/cases/{index}/command", message))
     return found
 
 
@@ -115,7 +115,3 @@ def _notes(fixture: Fixture, readings: list[Sampling]) -> str:
             word = reading.unexpanded[0]
             notes.append(f"{case.name!r} passes {word!r} without a shell, which never expands it")
     return ("; " + "; ".join(notes[:3])) if notes else ""
-
-
-def _error(code: str, pointer: str, message: str) -> Finding:
-    return Finding(code=code, severity="error", pointer=pointer, message=message)

@@ -13,19 +13,12 @@ from collections.abc import Iterable
 
 from agentic_evals import codes
 from agentic_evals.contract.models import Fixture
-from agentic_evals.documents.findings import Finding, Severity
-from agentic_evals.documents.positions import pointer_to
+from agentic_evals.documents.findings import Finding, finding
 from agentic_evals.skills.journeys.inputs import (
     InteractionInventory,
     RequirementsDocument,
     StateGraph,
 )
-
-
-def _finding(
-    code: str, parts: list[str | int], message: str, severity: Severity = "error"
-) -> Finding:
-    return Finding(code=code, severity=severity, pointer=pointer_to(parts), message=message)
 
 
 def _duplicates(ids: Iterable[str], outer: str, key: str, label: str) -> list[Finding]:
@@ -34,7 +27,7 @@ def _duplicates(ids: Iterable[str], outer: str, key: str, label: str) -> list[Fi
     for index, value in enumerate(ids):
         if value in seen:
             message = f"duplicate {label} {value!r}"
-            found.append(_finding(codes.SCHEMA_DUPLICATE, [outer, index, key], message))
+            found.append(finding(codes.SCHEMA_DUPLICATE, [outer, index, key], message))
         seen.add(value)
     return found
 
@@ -49,7 +42,7 @@ def requirement_errors(document: RequirementsDocument) -> list[Finding]:
                 f"requirement {requirement.id!r} is not applicable but gives no "
                 "not_applicable_reason"
             )
-            found.append(_finding(codes.SCHEMA_REQUIRED, ["requirements", index], message))
+            found.append(finding(codes.SCHEMA_REQUIRED, ["requirements", index], message))
     return found
 
 
@@ -59,13 +52,13 @@ def graph_errors(graph: StateGraph) -> list[Finding]:
     declared = {state.id for state in graph.states}
     if graph.initial is not None and graph.initial not in declared:
         message = f"initial state {graph.initial!r} is not a declared state"
-        found.append(_finding(codes.JOURNEY_REFERENCE, ["initial"], message))
+        found.append(finding(codes.JOURNEY_REFERENCE, ["initial"], message))
     for index, transition in enumerate(graph.transitions):
         for key, state in (("from", transition.from_), ("to", transition.to)):
             if state not in declared:
                 message = f"transition {key} {state!r}, which is not a declared state"
                 parts: list[str | int] = ["transitions", index, key]
-                found.append(_finding(codes.JOURNEY_REFERENCE, parts, message))
+                found.append(finding(codes.JOURNEY_REFERENCE, parts, message))
     return found
 
 
@@ -86,7 +79,7 @@ def reference_warnings(document: RequirementsDocument, fixture: Fixture) -> list
                         "fixture does not declare"
                     )
                     parts: list[str | int] = ["requirements", index, key, position]
-                    found.append(_finding(code, parts, message, "warning"))
+                    found.append(finding(code, parts, message, "warning"))
     return found
 
 
@@ -94,7 +87,7 @@ def unobserved_warnings(graph: StateGraph, inventory: InteractionInventory) -> l
     """Transitions on QIDs the interaction inventory did not observe."""
     observed = {control.qid for control in inventory.controls}
     return [
-        _finding(
+        finding(
             codes.JOURNEY_UNOBSERVED,
             ["transitions", index, "qid"],
             f"transition on {transition.qid!r}, which the interaction inventory did not observe",

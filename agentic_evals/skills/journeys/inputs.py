@@ -9,9 +9,11 @@ a CSS/XPath/text selector (``schemas/requirements.schema.json``).
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from agentic_evals.contract.models import Criticality
+from agentic_evals.documents.base import InputModel
+from agentic_evals.documents.schema_gen import SchemaSpec
 
 REQUIREMENTS_SCHEMA = "agentic_evals.requirements.v1"
 INVENTORY_SCHEMA = "agentic_evals.interaction_inventory.v1"
@@ -26,15 +28,7 @@ WEAK_ORACLE_KINDS: frozenset[str] = frozenset({"exit_code", "visible"})
 """Oracles that cannot tell a working journey from a broken one that still renders."""
 
 
-class _Written(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
-
-
-class _Observed(BaseModel):
-    model_config = ConfigDict(strict=True, extra="allow", frozen=True)
-
-
-class ControlRef(_Written):
+class ControlRef(InputModel, extra="forbid"):
     """One step of a journey: a control, named by QID, and what to do with it."""
 
     qid: Qid
@@ -45,7 +39,7 @@ class ControlRef(_Written):
     """The state the step must lead to, by its id in the state graph."""
 
 
-class JourneyOracle(_Written):
+class JourneyOracle(InputModel, extra="forbid"):
     """A check that decides whether the journey worked."""
 
     kind: OracleKind
@@ -57,7 +51,7 @@ class JourneyOracle(_Written):
     """The expected text, value, state id, URL or artifact path."""
 
 
-class Requirement(_Written):
+class Requirement(InputModel, extra="forbid"):
     """Something the product must let a user do."""
 
     id: NonEmptyStr
@@ -80,7 +74,7 @@ class Requirement(_Written):
     """How the journey's outcome is checked."""
 
 
-class RequirementsDocument(_Written):
+class RequirementsDocument(InputModel, extra="forbid"):
     """Requirements to bind to observed UI controls (``agentic_evals.requirements.v1``)."""
 
     schema_: Literal["agentic_evals.requirements.v1"] = Field(alias="schema")
@@ -91,7 +85,7 @@ class RequirementsDocument(_Written):
     """The requirements."""
 
 
-class ObservedControl(_Observed):
+class ObservedControl(InputModel):
     """A control the crawler saw."""
 
     qid: Qid
@@ -106,7 +100,7 @@ class ObservedControl(_Observed):
     """Ids of the states it was seen in."""
 
 
-class InteractionInventory(_Observed):
+class InteractionInventory(InputModel):
     """Controls observed in the running product (``agentic_evals.interaction_inventory.v1``)."""
 
     schema_: Literal["agentic_evals.interaction_inventory.v1"] = Field(alias="schema")
@@ -119,7 +113,7 @@ class InteractionInventory(_Observed):
     """The observed controls (a QID may repeat across states)."""
 
 
-class GraphState(_Observed):
+class GraphState(InputModel):
     """A UI state."""
 
     id: NonEmptyStr
@@ -128,7 +122,7 @@ class GraphState(_Observed):
     """QIDs available in this state."""
 
 
-class Transition(_Observed):
+class Transition(InputModel):
     """Acting on a control moves the UI from one state to another."""
 
     from_: NonEmptyStr = Field(alias="from")
@@ -141,7 +135,7 @@ class Transition(_Observed):
     """The action."""
 
 
-class StateGraph(_Observed):
+class StateGraph(InputModel):
     """States and transitions by QID (``agentic_evals.state_graph.v1``)."""
 
     schema_: Literal["agentic_evals.state_graph.v1"] = Field(alias="schema")
@@ -152,3 +146,23 @@ class StateGraph(_Observed):
     """The states."""
     transitions: list[Transition] = Field(default_factory=list)
     """The transitions."""
+
+
+REQUIREMENTS_DOCUMENT = SchemaSpec(
+    RequirementsDocument,
+    "requirements.schema.json",
+    "agentic-evals requirements (agentic_evals.requirements.v1)",
+    "input",
+)
+INVENTORY_DOCUMENT = SchemaSpec(
+    InteractionInventory,
+    "interaction_inventory.schema.json",
+    "agentic-evals interaction inventory (agentic_evals.interaction_inventory.v1)",
+    "input",
+)
+STATE_GRAPH_DOCUMENT = SchemaSpec(
+    StateGraph,
+    "state_graph.schema.json",
+    "agentic-evals state graph (agentic_evals.state_graph.v1)",
+    "input",
+)

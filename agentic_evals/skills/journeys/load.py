@@ -1,26 +1,37 @@
-"""Read the inputs of ``plan-journeys`` strictly; every problem is a located finding.
+"""Read the inputs of ``plan-journeys`` through the one document pipeline.
 
-Each document is parsed by the strict JSON/YAML reader, checked for selector
+Each document (requirements, interaction inventory, state graph) is parsed
+strictly, checked against its schema (requirements are closed: every key is
+known; the crawler's documents may carry more), checked for selector
 fallbacks (a control named by CSS, XPath or text instead of its QID:
 ``AE-JOURNEY-SELECTOR``, naming the offending value), then validated by its
-model. Nothing here raises for bad input.
+model and checked across its own values (:mod:`.checks`). Nothing here
+raises for bad input.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from agentic_evals import codes
-from agentic_evals.documents.findings import Finding
-from agentic_evals.documents.positions import Position, locate, pointer_to
-from agentic_evals.documents.yaml_io import read_document
-from agentic_evals.skills.journeys.inputs import QID_PATTERN
+from agentic_evals.documents.findings import Finding, finding
+from agentic_evals.documents.pipeline import DocumentKind, Loaded, load_document
+from agentic_evals.documents.schema_gen import SchemaSpec
+from agentic_evals.skills.journeys.checks import graph_errors, requirement_errors
+from agentic_evals.skills.journeys.inputs import (
+    INVENTORY_DOCUMENT,
+    QID_PATTERN,
+    REQUIREMENTS_DOCUMENT,
+    STATE_GRAPH_DOCUMENT,
+    InteractionInventory,
+    RequirementsDocument,
+    StateGraph,
+)
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -34,22 +45,6 @@ _CONTROL_LISTS = {
     "state_graph": (("transitions", None),),
     "inventory": (("controls", None),),
 }
-_TYPE_CODES = {"missing": codes.SCHEMA_REQUIRED, "extra_forbidden": codes.SCHEMA_UNKNOWN}
-
-
-@dataclass(frozen=True)
-class Loaded(Generic[M]):
-    """A document read from a file: the model (``None`` on any error) and its findings."""
-
-    path: Path
-    model: M | None
-    findings: list[Finding]
-    source: bytes
-    positions: Mapping[str, Position]
-
-    def locate(self, finding: Finding) -> Finding:
-        """``finding`` with this document's file name, line and column."""
-        return locate(finding, self.path, self.positions)
 
 
 def _items(value: object, key: str) -> Iterator[tuple[int, object]]:
@@ -75,14 +70,14 @@ def _ref_findings(ref: object, parts: list[str | int], *, selector_ok: bool) -> 
                     f"a control named by {key} {ref[key]!r}: controls are bound by "
                     "stable QID only; selector fallbacks are rejected"
                 )
-                found.append(_error(codes.JOURNEY_SELECTOR, [*parts, key], message))
+                found.append(finding(codes.JOURNEY_SELECTOR, [*parts, key], message))
         problem = _qid_problem(ref.get("qid"))
         if problem:
-            found.append(_error(codes.JOURNEY_SELECTOR, [*parts, "qid"], problem))
+            found.append(finding(codes.JOURNEY_SELECTOR, [*parts, "qid"], problem))
     else:
         problem = _qid_problem(ref)
         if problem:
-            found.append(_error(codes.JOURNEY_SELECTOR, parts, problem))
+            found.append(finding(codes.JOURNEY_SELECTOR, parts, problem))
     return found
 
 
@@ -105,46 +100,35 @@ def selector_findings(document: object, kind: str) -> list[Finding]:
     return found
 
 
-def _error(code: str, parts: list[str | int], message: str) -> Finding:
-    return Finding(code=code, severity="error", pointer=pointer_to(parts), message=message)
+def _kind(
+    spec: SchemaSpec, model: type[M], name: str, checks: Callable[[M, Path], list[Finding]] | None
+) -> DocumentKind[M]:
+    def rules(document: object, _path: Path) -> list[Finding]:
+        return selector_findings(document, name)
+
+    return DocumentKind(
+        name=name.replace("_", " "),
+        model=model,
+        schema=spec.build,
+        unknown_keys=False,  # requirements' schema rejects them; the crawler's may carry more
+        rules=rules,
+        checks=checks,
+        rules_replace_schema=True,  # a selector says more than "does not match the QID pattern"
+    )
 
 
-def _model_findings(exc: ValidationError, covered: set[str]) -> list[Finding]:
-    found: list[Finding] = []
-    for error in exc.errors():
-        parts = [part for part in error["loc"] if isinstance(part, str | int)]
-        kind = error["type"]
-        if kind == "missing":
-            message = f"missing required key {parts[-1]!r}"
-            parts = parts[:-1]
-        elif kind == "extra_forbidden":
-            message = f"unknown key {parts[-1]!r}"
-        else:
-            message = str(error["msg"])
-        pointer = pointer_to(parts)
-        if any(pointer == done or pointer.startswith(done + "/") for done in covered):
-            continue
-        code = _TYPE_CODES.get(kind, codes.SCHEMA_TYPE if kind.endswith("_type") else None)
-        found.append(
-            Finding(
-                code=code or codes.SCHEMA_VALUE, severity="error", pointer=pointer, message=message
-            )
-        )
-    return found
+REQUIREMENTS = _kind(
+    REQUIREMENTS_DOCUMENT,
+    RequirementsDocument,
+    "requirements",
+    lambda document, _path: requirement_errors(document),
+)
+INVENTORY = _kind(INVENTORY_DOCUMENT, InteractionInventory, "inventory", None)
+STATE_GRAPH = _kind(
+    STATE_GRAPH_DOCUMENT, StateGraph, "state_graph", lambda graph, _path: graph_errors(graph)
+)
 
 
-def load_input(path: Path, model: type[M], kind: str) -> Loaded[M]:
-    """Read ``path`` as a ``model`` document (``kind``: requirements, inventory, state_graph)."""
-    parsed = read_document(path)
-    findings = list(parsed.findings)
-    value: M | None = None
-    if parsed.parsed and not findings:
-        findings = selector_findings(parsed.value, kind)
-        try:
-            value = model.model_validate(parsed.value, strict=True)
-        except ValidationError as exc:
-            findings += _model_findings(exc, {f.pointer for f in findings})
-    located = [locate(finding, path, parsed.positions) for finding in findings]
-    if located:
-        value = None
-    return Loaded(path, value, located, parsed.source, parsed.positions)
+def load_input(path: Path, kind: DocumentKind[M]) -> Loaded[M]:
+    """Read ``path`` as a document of ``kind`` (:data:`REQUIREMENTS`, :data:`INVENTORY`...)."""
+    return load_document(path, kind)

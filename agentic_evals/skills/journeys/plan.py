@@ -16,18 +16,13 @@ from typing import NamedTuple
 from agentic_evals.contract.models import Fixture
 from agentic_evals.documents.findings import Finding
 from agentic_evals.skills.journeys.bind import bind_requirement, observe
-from agentic_evals.skills.journeys.checks import (
-    graph_errors,
-    reference_warnings,
-    requirement_errors,
-    unobserved_warnings,
-)
+from agentic_evals.skills.journeys.checks import reference_warnings, unobserved_warnings
 from agentic_evals.skills.journeys.inputs import (
     InteractionInventory,
     RequirementsDocument,
     StateGraph,
 )
-from agentic_evals.skills.journeys.load import load_input
+from agentic_evals.skills.journeys.load import INVENTORY, REQUIREMENTS, STATE_GRAPH, load_input
 from agentic_evals.skills.journeys.plan_models import (
     ClaimTrace,
     InputFile,
@@ -70,16 +65,12 @@ def plan_journeys(inputs: JourneyInputs) -> PlanResult:
     from agentic_evals.contract.load import load_fixture
 
     loaded_fixture = load_fixture(inputs.fixture, gates=False)
-    requirements = load_input(inputs.requirements, RequirementsDocument, "requirements")
-    inventory = load_input(inputs.inventory, InteractionInventory, "inventory")
-    graph = load_input(inputs.state_graph, StateGraph, "state_graph")
+    requirements = load_input(inputs.requirements, REQUIREMENTS)
+    inventory = load_input(inputs.inventory, INVENTORY)
+    graph = load_input(inputs.state_graph, STATE_GRAPH)
     errors = [*loaded_fixture.errors, *requirements.findings, *inventory.findings]
     errors += graph.findings
-    if requirements.model is not None:
-        errors += [requirements.locate(f) for f in requirement_errors(requirements.model)]
-    if graph.model is not None:
-        errors += [graph.locate(f) for f in graph_errors(graph.model)]
-    fixture = loaded_fixture.fixture
+    fixture = loaded_fixture.model
     if errors or fixture is None or requirements.model is None:
         return PlanResult(None, errors)
     if inventory.model is None or graph.model is None:
@@ -87,7 +78,7 @@ def plan_journeys(inputs: JourneyInputs) -> PlanResult:
     warnings = [requirements.locate(f) for f in reference_warnings(requirements.model, fixture)]
     warnings += [graph.locate(f) for f in unobserved_warnings(graph.model, inventory.model)]
     files = [
-        _input("fixture", inputs.fixture, loaded_fixture.source_bytes),
+        _input("fixture", inputs.fixture, loaded_fixture.source),
         _input("requirements", inputs.requirements, requirements.source),
         _input("interaction_inventory", inputs.inventory, inventory.source),
         _input("state_graph", inputs.state_graph, graph.source),

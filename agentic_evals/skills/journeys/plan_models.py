@@ -2,9 +2,11 @@
 
 from typing import Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from agentic_evals.documents.base import OutputModel
 from agentic_evals.documents.findings import Finding
+from agentic_evals.documents.schema_gen import SchemaSpec
 
 PLAN_SCHEMA: Final = "agentic_evals.journey_plan.v1"
 SCAFFOLD_SCHEMA: Final = "agentic_evals.journey_scaffold.v1"
@@ -13,11 +15,7 @@ BindingStatus = Literal["BOUND", "PARTIALLY_BOUND", "UNBOUND", "NOT_APPLICABLE"]
 InputRole = Literal["fixture", "requirements", "interaction_inventory", "state_graph"]
 
 
-class _Output(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class InputFile(_Output):
+class InputFile(OutputModel):
     """An input the plan was built from, pinned by hash."""
 
     role: InputRole
@@ -28,7 +26,7 @@ class InputFile(_Output):
     """SHA-256 of its bytes (hex)."""
 
 
-class StepBinding(_Output):
+class StepBinding(OutputModel):
     """One step of a journey, bound to an observed control or not."""
 
     qid: str
@@ -45,7 +43,7 @@ class StepBinding(_Output):
     """State-graph transitions on this QID, as ``from -> to``."""
 
 
-class Journey(_Output):
+class Journey(OutputModel):
     """A requirement and the journey bound for it."""
 
     requirement_id: str
@@ -77,7 +75,7 @@ class Journey(_Output):
     """Its only checks are exit codes or visibility (or it has none)."""
 
 
-class ClaimTrace(_Output):
+class ClaimTrace(OutputModel):
     """Which requirements trace to one capability claim of the fixture."""
 
     claim_id: str
@@ -90,7 +88,7 @@ class ClaimTrace(_Output):
     """Of those, the BOUND ones."""
 
 
-class MissingJourney(_Output):
+class MissingJourney(OutputModel):
     """A critical requirement whose journey cannot be driven end to end."""
 
     requirement_id: str
@@ -101,7 +99,7 @@ class MissingJourney(_Output):
     """The QIDs that did not bind."""
 
 
-class PlanSummary(_Output):
+class PlanSummary(OutputModel):
     """Counts, and the verdict the exit code follows."""
 
     requirements: int
@@ -124,7 +122,7 @@ class PlanSummary(_Output):
     """Every critical requirement is BOUND or NOT_APPLICABLE (exit 0)."""
 
 
-class JourneyPlan(_Output):
+class JourneyPlan(OutputModel):
     """``plan-journeys``: requirements bound to observed controls.
 
     Document ``agentic_evals.journey_plan.v1``. The plan proposes journeys; it
@@ -155,14 +153,14 @@ class JourneyPlan(_Output):
     """Counts."""
 
 
-class ScaffoldExpected(_Output):
+class ScaffoldExpected(OutputModel):
     """The one oracle a candidate case starts with."""
 
     exit_code: int
     """The driver's exit code when the journey succeeds."""
 
 
-class ScaffoldCase(_Output):
+class ScaffoldCase(OutputModel):
     """A candidate fixture case for one BOUND journey (valid as a fixture case)."""
 
     name: str
@@ -184,7 +182,7 @@ class ScaffoldCase(_Output):
     (the steps' QIDs, in order, space-separated) for the driver."""
 
 
-class JourneyScaffold(_Output):
+class JourneyScaffold(OutputModel):
     """Candidate fixture cases for the BOUND journeys (``agentic_evals.journey_scaffold.v1``)."""
 
     schema_: Literal["agentic_evals.journey_scaffold.v1"] = Field(SCAFFOLD_SCHEMA, alias="schema")
@@ -195,3 +193,17 @@ class JourneyScaffold(_Output):
     """The fixture's skill."""
     cases: list[ScaffoldCase]
     """Fixture cases to review and paste into ``cases``; their command is a placeholder."""
+
+
+JOURNEY_PLAN_DOCUMENT = SchemaSpec(
+    JourneyPlan,
+    "journey_plan.schema.json",
+    "agentic-evals journey plan (agentic_evals.journey_plan.v1)",
+    "output",
+)
+JOURNEY_SCAFFOLD_DOCUMENT = SchemaSpec(
+    JourneyScaffold,
+    "journey_scaffold.schema.json",
+    "agentic-evals journey scaffold fragment (agentic_evals.journey_scaffold.v1)",
+    "output",
+)
