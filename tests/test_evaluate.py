@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from agentic_evals.contract.load import load_fixture
 from agentic_evals.evaluation.evaluate import RunOptions, UnknownCaseError, evaluate
+from agentic_evals.evidence.gates import load_fixture
 
 
 def write(tmp_path: Path, cases: list[dict[str, Any]], trials: int = 2) -> Path:

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from builders import case_report, trial_report
 
 from agentic_evals import codes
 from agentic_evals.judge.metrics import (
-    CaseFacts,
-    TrialFacts,
     build_metrics,
     is_hallucinated_success,
     pass_hat_k,
@@ -91,20 +90,25 @@ def test_hallucinated_success(problems: list[Problem], hallucinated: bool) -> No
 
 def test_build_metrics_from_facts() -> None:
     cases = [
-        CaseFacts(
-            "good", False, [TrialFacts("s::good#1", "PASS"), TrialFacts("s::good#2", "PASS")]
+        case_report(
+            "good",
+            flaky=False,
+            trials=[trial_report("s::good#1", "PASS"), trial_report("s::good#2", "PASS")],
         ),
-        CaseFacts(
+        case_report(
             "liar",
-            True,
-            [TrialFacts("s::liar#1", "PASS"), TrialFacts("s::liar#2", "FAIL", [ART])],
+            flaky=True,
+            trials=[trial_report("s::liar#1", "PASS"), trial_report("s::liar#2", "FAIL", [ART])],
         ),
-        CaseFacts(
+        case_report(
             "bad",
-            False,
-            [TrialFacts("s::bad#1", "FAIL", [EXIT, ART]), TrialFacts("s::bad#2", "NOT_TESTED")],
+            flaky=False,
+            trials=[
+                trial_report("s::bad#1", "FAIL", [EXIT, ART]),
+                trial_report("s::bad#2", "NOT_TESTED"),
+            ],
         ),
-        CaseFacts("skipped", False, []),
+        case_report("skipped", flaky=False, trials=[]),
     ]
     metrics = build_metrics(cases, trials_per_case=2)
     assert (metrics.trial_pass_rate.passed, metrics.trial_pass_rate.total) == (3, 5)

@@ -53,7 +53,7 @@ def test_every_case_outcome_is_counted() -> None:
 
 
 def test_report_v2_capability_readiness_and_qualification_fields() -> None:
-    from agentic_evals.reports.claim_model import (
+    from agentic_evals.reports.model import (
         CapabilityReadiness,
         ClaimEvidence,
         ClaimReadiness,

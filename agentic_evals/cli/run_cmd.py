@@ -13,7 +13,7 @@ from agentic_evals.cli._exit import finish
 from agentic_evals.exitcodes import ExitCode
 
 if TYPE_CHECKING:
-    from agentic_evals.reports.claim_model import Tier
+    from agentic_evals.contract.vocabulary import QualificationTier
 
 
 @click.command(
@@ -101,13 +101,13 @@ def run(
     shard_total: int | None,
     timeout_seconds: float,
     jobs: int,
-    tier: Tier,
+    tier: QualificationTier,
     require_system_test: bool,
     keep_workspaces: bool,
 ) -> None:
     """Load and gate FIXTURE, run every case over its trials, judge readiness."""
-    from agentic_evals.contract.load import load_fixture
     from agentic_evals.evaluation.evaluate import RunOptions, UnknownCaseError, evaluate
+    from agentic_evals.evidence.gates import load_fixture
     from agentic_evals.judge.shard import ShardError, resolve_shard
     from agentic_evals.reports.json_out import check_writable, write_model_atomic
     from agentic_evals.reports.text import render_summary, use_colour

@@ -25,7 +25,7 @@ def validate(fixtures: tuple[Path, ...], output: Path | None, strict: bool) -> N
     are skipped and named. Exits 0 when every fixture is valid, 2 when any is
     rejected or none was found.
     """
-    from agentic_evals.contract.validate import validate_paths
+    from agentic_evals.evidence.validate import validate_paths
     from agentic_evals.reports.json_out import dump_value, write_text_atomic
 
     result = validate_paths(list(fixtures), strict=strict)

@@ -1,19 +1,22 @@
-"""Load a fixture through the one document pipeline (SPEC section 1).
+"""Read a fixture through the one document pipeline (SPEC section 1).
 
-:func:`load_fixture` never raises for any input document: it returns a
-fixture or findings (see :mod:`agentic_evals.documents.pipeline` for the
-steps). The one exception is :class:`~agentic_evals.documents.pipeline.DriftError`,
-raised when the models reject a document the generated schema accepted.
+:func:`read_fixture` checks the contract alone: strict parse, schema, unknown
+keys, the semantic and claim rules, the model. It never raises for any input
+document: it returns a fixture or findings (see
+:mod:`agentic_evals.documents.pipeline`). The one exception is
+:class:`~agentic_evals.documents.pipeline.DriftError`, raised when the models
+reject a document the generated schema accepted. The load-time gates, which
+read commands and evidence, are added on top by
+:func:`agentic_evals.evidence.gates.load_fixture`.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from pathlib import Path
 
 from agentic_evals.contract.models import Fixture
-from agentic_evals.contract.rules import gate_findings, semantic_findings
+from agentic_evals.contract.rules import semantic_findings
 from agentic_evals.contract.schema import FIXTURE_DOCUMENT
 from agentic_evals.documents.findings import Finding
 from agentic_evals.documents.pipeline import DocumentKind, Loaded, load_document
@@ -31,10 +34,6 @@ def _semantic(document: object, path: Path) -> list[Finding]:
     return semantic_findings(document, fixture_dir(path))
 
 
-def _gates(fixture: Fixture, path: Path) -> list[Finding]:
-    return gate_findings(fixture, fixture_dir(path))
-
-
 FIXTURE: DocumentKind[Fixture] = DocumentKind(
     name="fixture",
     model=Fixture,
@@ -44,21 +43,12 @@ FIXTURE: DocumentKind[Fixture] = DocumentKind(
     # Values of these keys are arbitrary JSON, where null is a value like any other.
     json_value_keys=frozenset({"equals"}),
 )
-GATED_FIXTURE = dataclasses.replace(FIXTURE, checks=_gates)
 
 
-def load_fixture(path: Path, *, strict: bool = False, gates: bool = True) -> LoadResult:
-    """Load and check the fixture at ``path``.
-
-    Args:
-        path: A JSON (``.json``) or YAML (``.yaml``/``.yml``) fixture.
-        strict: Unknown keys are errors instead of warnings.
-        gates: Run the anti-slop and compliance gates (off for focused runs).
-
-    Returns:
-        The fixture when nothing is wrong, and every finding either way.
+def read_fixture(path: Path, *, strict: bool = False) -> LoadResult:
+    """Read and check the fixture at ``path`` against the contract (no load-time gates).
 
     Raises:
         DriftError: the models rejected a document the schema accepted.
     """
-    return load_document(path, GATED_FIXTURE if gates else FIXTURE, strict=strict)
+    return load_document(path, FIXTURE, strict=strict)

@@ -10,25 +10,16 @@ from typing import Annotated, Literal
 
 from pydantic import Field, JsonValue
 
+from agentic_evals.contract.vocabulary import (
+    CaseType,
+    ClaimSemantics,
+    Criticality,
+    DomainProfile,
+    EvalKind,
+    EvidenceClass,
+    QualificationTier,
+)
 from agentic_evals.documents.base import InputModel
-
-CaseType = Literal["positive", "negative", "adversarial"]
-EvalKind = Literal["skill", "runner_selftest", "scaffold"]
-EvidenceClass = Literal[
-    "deterministic",
-    "property_or_fuzz",
-    "fault_injected_deterministic",
-    "live_e2e",
-    "adversarial_live_e2e",
-    "human_evaluation",
-]
-LIVE_CLASSES: frozenset[str] = frozenset({"live_e2e", "adversarial_live_e2e"})
-Criticality = Literal["critical", "important", "optional"]
-ClaimSemantics = Literal[
-    "value_bearing", "protocol", "timing", "control_flow", "human_perceptual", "other"
-]
-DomainProfile = Literal["json-scalar-v1", "sqlite-type-v1", "csv-cell-v1"]
-QualificationTier = Literal["system_test", "full_integration", "simulated", "unit", "not_required"]
 
 NonEmptyStr = Annotated[str, Field(min_length=1)]
 

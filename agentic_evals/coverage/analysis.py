@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from agentic_evals import codes
+from agentic_evals.contract.vocabulary import VALUE_BEARING, VALUE_SEAM_TYPE
 from agentic_evals.coverage.declarations import ClaimDecl, SeamDecl
 from agentic_evals.coverage.guards import CaseFacts
 from agentic_evals.coverage.models import (
@@ -33,7 +34,6 @@ from agentic_evals.coverage.models import (
 )
 from agentic_evals.coverage.union import class_order
 from agentic_evals.documents.findings import Finding, finding
-from agentic_evals.judge.invariants import VALUE_BEARING, VALUE_SEAM_TYPE
 
 _TIER_RANK = {"critical": 0, "important": 1, "optional": 2}
 _KIND_RANK = {"missing_value_representation_seam": 0, "uncovered_seam": 1}

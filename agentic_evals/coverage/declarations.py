@@ -25,21 +25,10 @@ import difflib
 from typing import Final, NamedTuple
 
 from agentic_evals import codes
-from agentic_evals.contract.models import EvidenceClass
-from agentic_evals.coverage.models import Tier
+from agentic_evals.contract.vocabulary import CRITICALITIES, EVIDENCE_CLASSES, Criticality
 from agentic_evals.documents.findings import Finding, Severity, finding
 
-CLASSES: Final[tuple[EvidenceClass, ...]] = (
-    "deterministic",
-    "property_or_fuzz",
-    "fault_injected_deterministic",
-    "live_e2e",
-    "adversarial_live_e2e",
-    "human_evaluation",
-)
-"""The six evidence classes, in the order reports list them."""
-
-TIERS: Final[dict[str, Tier]] = {
+TIERS: Final[dict[str, Criticality]] = {
     "critical": "critical",
     "high": "critical",
     "important": "important",
@@ -48,7 +37,6 @@ TIERS: Final[dict[str, Tier]] = {
     "low": "optional",
 }
 """Criticality as written (lower case) -> the tier the verdict uses."""
-SPEC_CRITICALITIES: Final = frozenset({"critical", "important", "optional"})
 
 KNOWN_SEAM_TYPES: Final = frozenset(
     {"value-representation", "typed-boundary", "pure deterministic transform", "static contract"}
@@ -73,7 +61,7 @@ class SeamDecl(NamedTuple):
     """As written; ``""`` when absent."""
     criticality: str
     """As written; ``critical`` when absent."""
-    tier: Tier
+    tier: Criticality
     """The tier the verdict uses."""
     required_evidence: tuple[str, ...]
     """Required classes (unknown names kept: they can never be met)."""
@@ -107,7 +95,7 @@ class Declarations(NamedTuple):
     """Findings about them."""
 
 
-def tier_of(criticality: str) -> Tier:
+def tier_of(criticality: str) -> Criticality:
     """The tier of a written criticality (unknown values are critical: fail closed)."""
     return TIERS.get(criticality.strip().lower(), "critical")
 
@@ -183,13 +171,13 @@ def seam_findings(seam: SeamDecl, file: str, pointer: str) -> list[Finding]:
         hint = f"; did you mean {close[0]!r}?" if close else ""
         message = f"seam_type {seam.seam_type!r} is outside the documented vocabulary{hint}"
         add(codes.COV_SEAM_TYPE_UNKNOWN, "info", message, f"{pointer}/seam_type")
-    if seam.criticality.strip().lower() not in SPEC_CRITICALITIES:
+    if seam.criticality.strip().lower() not in CRITICALITIES:
         message = (
             f"criticality {seam.criticality!r} is not critical, important or optional; "
             f"coverage treats it as {seam.tier}"
         )
         add(codes.COV_CRITICALITY, "warning", message, f"{pointer}/criticality")
-    unknown = [name for name in seam.required_evidence if name not in CLASSES]
+    unknown = [name for name in seam.required_evidence if name not in EVIDENCE_CLASSES]
     if not seam.required_evidence:
         message = "required_evidence names no class; any capable case will cover the seam"
         add(codes.COV_REQUIRED_EVIDENCE, "warning", message, pointer)

@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from agentic_evals import codes
-from agentic_evals.contract.models import LIVE_CLASSES, Case, Fixture
+from agentic_evals.contract.models import Case, Fixture
+from agentic_evals.contract.vocabulary import LIVE_CLASSES
 from agentic_evals.evidence.qualification import qualify_cases
 
 

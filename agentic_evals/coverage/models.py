@@ -7,10 +7,11 @@ the source of ``schemas/coverage.schema.json`` and
 ``schemas/coverage_audit.schema.json`` (``scripts/gen_schemas.py``).
 """
 
-from typing import Final, Literal
+from typing import Final, Literal, get_args
 
 from pydantic import Field
 
+from agentic_evals.contract.vocabulary import Criticality
 from agentic_evals.documents.base import OutputModel
 from agentic_evals.documents.findings import Finding
 from agentic_evals.documents.schema_gen import SchemaSpec
@@ -19,8 +20,7 @@ COVERAGE_SCHEMA: Final = "agentic_evals.coverage.v1"
 COVERAGE_AUDIT_SCHEMA: Final = "agentic_evals.coverage_audit.v1"
 
 Verdict = Literal["READY", "NOT_READY", "NO_CRITICAL_SEAMS_DECLARED"]
-VERDICTS: tuple[Verdict, ...] = ("READY", "NOT_READY", "NO_CRITICAL_SEAMS_DECLARED")
-Tier = Literal["critical", "important", "optional"]
+VERDICTS: tuple[Verdict, ...] = get_args(Verdict)
 GapKind = Literal["uncovered_seam", "missing_value_representation_seam"]
 
 
@@ -44,7 +44,7 @@ class SeamCoverage(OutputModel):
     """Its ``seam_type`` as written (``""`` when absent)."""
     criticality: str
     """Its ``criticality`` as written (absent means ``critical``)."""
-    effective_criticality: Tier
+    effective_criticality: Criticality
     """The tier the verdict uses (``high`` counts as ``critical``; README)."""
     claim_id: str | None
     """The claim the seam belongs to."""
@@ -83,7 +83,7 @@ class CoverageGap(OutputModel):
     """The uncovered seam (``null`` for a seam that is not declared at all)."""
     claim_id: str | None
     """The claim concerned."""
-    effective_criticality: Tier
+    effective_criticality: Criticality
     """The tier that ranks the gap."""
     missing_evidence: list[str]
     """Classes with no capable guard."""

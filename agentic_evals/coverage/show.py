@@ -20,7 +20,7 @@ from agentic_evals.coverage.models import (
     CoverageSummary,
     SeamCoverage,
 )
-from agentic_evals.coverage.sources import FixtureRead, fixture_files, read_fixture
+from agentic_evals.coverage.sources import FixtureRead, fixture_files, read_for_coverage
 from agentic_evals.coverage.union import (
     merge_claims,
     merge_seams,
@@ -86,7 +86,7 @@ def show_coverage(skill_dir: Path) -> CoverageReport:
         raise CoverageInputError(
             f"{skill_dir}: no fixture (fixtures/agentic_eval*.json|yaml|yml) to analyse"
         )
-    reads = [read_fixture(path, skill_dir) for path in paths]
+    reads = [read_for_coverage(path, skill_dir) for path in paths]
     registry = read_registry(skill_dir)
     declared, conflicts = merge_seams(seam for read in reads for seam in read.declarations.seams)
     claims = merge_claims(claim for read in reads for claim in read.declarations.claims)

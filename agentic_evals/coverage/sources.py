@@ -26,12 +26,12 @@ from typing import NamedTuple
 from pydantic import ValidationError
 
 from agentic_evals import codes
-from agentic_evals.contract.load import LoadResult, load_fixture
+from agentic_evals.contract.layout import FIXTURES_DIR, is_fixture_name
+from agentic_evals.contract.load import LoadResult, read_fixture
 from agentic_evals.contract.models import Case, Fixture, Workspace
 from agentic_evals.coverage.declarations import Declarations, read_declarations
 from agentic_evals.coverage.guards import CaseFacts, case_facts
 from agentic_evals.documents.findings import Finding, finding
-from agentic_evals.skills.skilldir import FIXTURES_DIR, is_fixture_name
 
 PRIMARY_STEM = "agentic_eval"
 
@@ -135,10 +135,10 @@ def _salvage(document: dict[str, object], file: str) -> Salvage:
     return Salvage(fixture, [index for _, index in cases.values()], found)
 
 
-def read_fixture(path: Path, skill_dir: Path) -> FixtureRead:
+def read_for_coverage(path: Path, skill_dir: Path) -> FixtureRead:
     """Read one fixture file of the skill at ``skill_dir`` for coverage."""
     file = path.relative_to(skill_dir).as_posix()
-    loaded = load_fixture(path, gates=False)
+    loaded = read_fixture(path)
     document = loaded.document
     if not isinstance(document, dict):
         why = "; ".join(error.message for error in loaded.errors[:3]) or "not a JSON/YAML object"

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from agentic_evals import codes
-from agentic_evals.coverage.declarations import CLASSES, ClaimDecl, SeamDecl
+from agentic_evals.contract.vocabulary import EVIDENCE_CLASSES
+from agentic_evals.coverage.declarations import ClaimDecl, SeamDecl
 from agentic_evals.coverage.guards import CaseFacts
 from agentic_evals.coverage.incidents import RegressionRef
 from agentic_evals.documents.findings import Finding, finding
@@ -24,7 +25,7 @@ _TIER_RANK = {"critical": 0, "important": 1, "optional": 2}
 def class_order(names: Iterable[str]) -> list[str]:
     """``names`` without repeats, the six classes in their usual order, then others sorted."""
     wanted = set(names)
-    known = [name for name in CLASSES if name in wanted]
+    known = [name for name in EVIDENCE_CLASSES if name in wanted]
     return known + sorted(wanted - set(known))
 
 

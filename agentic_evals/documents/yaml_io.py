@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     import yaml
 
 Format = Literal["json", "yaml", "auto"]
+SUFFIXES = (".json", ".yaml", ".yml")
+"""The file name suffixes of the documents agentic-evals reads: JSON, then YAML."""
 
 
 def format_for(path: Path) -> Format:

@@ -15,14 +15,14 @@ from agentic_evals import clock
 from agentic_evals.commands.analysis import skill_root
 from agentic_evals.contract.load import LoadResult
 from agentic_evals.contract.models import Case, Fixture
-from agentic_evals.judge.report import CaseRun, build_report
+from agentic_evals.contract.vocabulary import QualificationTier
+from agentic_evals.judge.report import build_report
 from agentic_evals.judge.shard import Shard, hide_shard_variables, select
-from agentic_evals.reports.claim_model import Tier
 from agentic_evals.reports.model import Report
 from agentic_evals.runner.environment import base_environment
+from agentic_evals.runner.plan import TrialSettings
 from agentic_evals.runner.process import enable_subreaper
-from agentic_evals.runner.schedule import run_cases
-from agentic_evals.runner.trials import TrialSettings
+from agentic_evals.runner.schedule import CaseRun, run_cases
 
 DEFAULT_TIMEOUT_SECONDS = 30.0
 
@@ -45,7 +45,7 @@ class RunOptions:
     """The runner environment to start from (default: this process's)."""
     jobs: int = 1
     """Trials run at once; 1 runs them one after another."""
-    tier: Tier = "unit"
+    tier: QualificationTier = "unit"
     """The qualification tier of the environment the run happens in (SPEC section 6)."""
     require_system_test: bool = False
     """Block required cases that must reach ``system_test`` and did not (MISSING_SYSTEM_TEST)."""

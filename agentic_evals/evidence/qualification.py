@@ -28,8 +28,9 @@ from typing import NamedTuple
 
 from agentic_evals import codes
 from agentic_evals.commands.analysis import CommandAnalysis, analyze
-from agentic_evals.contract.models import LIVE_CLASSES, Case, EvidenceClass, Fixture
-from agentic_evals.contract.rules.anti_slop import case_context
+from agentic_evals.commands.context import case_context
+from agentic_evals.contract.models import Case, Fixture
+from agentic_evals.contract.vocabulary import LIVE_CLASSES, EvidenceClass
 from agentic_evals.evidence.browser import ask_disqualifiers
 from agentic_evals.evidence.readback import has_readback
 

@@ -14,17 +14,18 @@ from collections.abc import Sequence
 
 from agentic_evals import codes
 from agentic_evals.contract.models import CapabilityClaim, Case, Fixture
-from agentic_evals.judge.claims import CaseStatus, ClaimBasis, aggregate, judge_claim
+from agentic_evals.contract.vocabulary import VALUE_BEARING
+from agentic_evals.judge.claims import ClaimBasis, aggregate, judge_claim
 from agentic_evals.judge.exemptions import ExemptionStatus, judge_exemptions
 from agentic_evals.judge.identity import has_per_claim_artifacts, requalification_reasons
-from agentic_evals.judge.invariants import VALUE_BEARING, has_value_seam
-from agentic_evals.reports.claim_model import (
+from agentic_evals.judge.invariants import has_value_seam
+from agentic_evals.reports.model import (
     CapabilityReadiness,
+    CaseReport,
     ClaimEvidence,
     ClaimReadiness,
     Threat,
 )
-from agentic_evals.reports.model import CaseReport
 
 
 def required_classes(claim: CapabilityClaim) -> list[str]:
@@ -76,10 +77,8 @@ def claim_evidence(claim: CapabilityClaim, case: Case, report: CaseReport) -> Cl
     )
 
 
-def _statuses(cases: Sequence[CaseReport]) -> dict[str, CaseStatus]:
-    return {
-        case.name: CaseStatus(case.outcome, case.passed_trials, case.total_trials) for case in cases
-    }
+def _statuses(cases: Sequence[CaseReport]) -> dict[str, CaseReport]:
+    return {case.name: case for case in cases}
 
 
 def capability_readiness(

@@ -1,7 +1,7 @@
 """Per-class and per-claim verdicts, and readiness over claims (SPEC section 4). Pure.
 
 Per required class, over the claim's *eligible* supporting cases (see
-:class:`~agentic_evals.reports.claim_model.ClaimEvidence`) whose *effective* class
+:class:`~agentic_evals.reports.model.ClaimEvidence`) whose *effective* class
 is that class, first match wins:
 
 - ``FAILED``: one of them FAILed (a failure is evidence against the claim);
@@ -28,33 +28,21 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from agentic_evals import codes
-from agentic_evals.contract.models import LIVE_CLASSES
+from agentic_evals.contract.vocabulary import LIVE_CLASSES, VALUE_BEARING
 from agentic_evals.judge.exemptions import ExemptionStatus
-from agentic_evals.judge.invariants import (
-    VALUE_BEARING,
-    independence,
-    matrix,
-    missing_representations,
-)
-from agentic_evals.reports.claim_model import (
+from agentic_evals.judge.invariants import independence, matrix, missing_representations
+from agentic_evals.reports.model import (
     CapabilityReadiness,
+    CaseReport,
     ClaimEvidence,
     ClaimReadiness,
-    ClaimReadinessValue,
     ClaimVerdict,
     ClassVerdict,
+    Readiness,
     Requalification,
 )
 
 REQUALIFY = frozenset({codes.NOT_ADMITTED, codes.TEST_SOURCE_CHANGED, codes.ORACLE_CHANGED})
-
-
-class CaseStatus(NamedTuple):
-    """How a case ended: what a verdict needs from its report."""
-
-    outcome: str
-    passed_trials: int
-    total_trials: int
 
 
 class ClaimBasis(NamedTuple):
@@ -71,7 +59,7 @@ class ClaimBasis(NamedTuple):
     evidence: list[ClaimEvidence]
 
 
-def _proven(status: CaseStatus | None) -> bool:
+def _proven(status: CaseReport | None) -> bool:
     return (
         status is not None
         and status.outcome == "PASS"
@@ -83,7 +71,7 @@ def _proven(status: CaseStatus | None) -> bool:
 def class_verdict(
     evidence_class: str,
     evidence: Sequence[ClaimEvidence],
-    statuses: Mapping[str, CaseStatus],
+    statuses: Mapping[str, CaseReport],
     *,
     exempt: bool,
 ) -> tuple[ClassVerdict, list[str]]:
@@ -120,7 +108,7 @@ def claim_verdict(
 
 
 def _per_class(
-    basis: ClaimBasis, statuses: Mapping[str, CaseStatus]
+    basis: ClaimBasis, statuses: Mapping[str, CaseReport]
 ) -> tuple[dict[str, ClassVerdict], dict[str, list[str]]]:
     exempt = {entry.evidence_class for entry in basis.exemptions.valid}
     per_class: dict[str, ClassVerdict] = {}
@@ -149,7 +137,7 @@ def _unqualified(evidence: Sequence[ClaimEvidence]) -> list[str]:
     ]
 
 
-def judge_claim(basis: ClaimBasis, statuses: Mapping[str, CaseStatus]) -> ClaimReadiness:
+def judge_claim(basis: ClaimBasis, statuses: Mapping[str, CaseReport]) -> ClaimReadiness:
     """Judge one claim from its basis and the outcomes of the cases."""
     per_class, class_cases = _per_class(basis, statuses)
     value_bearing = basis.claim_semantics == VALUE_BEARING
@@ -190,7 +178,7 @@ def judge_claim(basis: ClaimBasis, statuses: Mapping[str, CaseStatus]) -> ClaimR
     )
 
 
-def claims_readiness(claims: Sequence[ClaimReadiness]) -> ClaimReadinessValue:
+def claims_readiness(claims: Sequence[ClaimReadiness]) -> Readiness:
     """Readiness over judged claims (see the module docstring)."""
     critical = [claim for claim in claims if claim.criticality == "critical"]
     judged = critical or list(claims)

@@ -12,16 +12,13 @@ listed with its reason; it is never a load error.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Collection
-from typing import Final, NamedTuple
+from typing import NamedTuple
 
 from agentic_evals import codes
 from agentic_evals.contract.models import Exemption
-from agentic_evals.reports.claim_model import ExemptEvidence, IgnoredExemption
-
-REQUIRED_FIELDS: Final = ("evidence_class", "reason_code", "justification", "owner", "expires")
-_DATE_ONLY = re.compile(r"\d{4}-\d{2}-\d{2}")
+from agentic_evals.contract.rules.claims import REQUIRED_FIELDS, parse_expires
+from agentic_evals.reports.model import ExemptEvidence, IgnoredExemption
 
 
 class ExemptionStatus(NamedTuple):
@@ -29,18 +26,6 @@ class ExemptionStatus(NamedTuple):
 
     valid: list[ExemptEvidence]
     ignored: list[IgnoredExemption]
-
-
-def parse_expires(text: str) -> dt.date | dt.datetime | None:
-    """Read ``expires``: a date (``YYYY-MM-DD``) or an ISO datetime; None when neither."""
-    text = text.strip()
-    try:
-        if _DATE_ONLY.fullmatch(text):
-            return dt.date.fromisoformat(text)
-        moment = dt.datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
 
 
 def is_expired(expires: dt.date | dt.datetime, *, today: dt.date, now: dt.datetime) -> bool:

@@ -23,24 +23,15 @@ flag is reported, not a verdict: a claim can be PROVEN and flagged.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Final
 
 from agentic_evals.contract.models import Seam
-from agentic_evals.reports.claim_model import ClaimEvidence, Independence
-
-MATRICES: Final[dict[str, tuple[str, ...]]] = {
-    "json-scalar-v1": ("string", "integer", "float", "scientific_notation"),
-    "sqlite-type-v1": ("TEXT", "INTEGER", "REAL"),
-    "csv-cell-v1": ("quoted", "unquoted"),
-}
-"""Representation matrix of each domain profile."""
-VALUE_SEAM_TYPE: Final = "value-representation"
-VALUE_BEARING: Final = "value_bearing"
+from agentic_evals.contract.vocabulary import MATRICES, VALUE_SEAM_TYPE
+from agentic_evals.reports.model import ClaimEvidence, Independence
 
 
 def matrix(profile: str | None) -> tuple[str, ...]:
     """The representations of ``profile`` (empty for no or an unknown profile)."""
-    return MATRICES.get(profile or "", ())
+    return MATRICES.get(profile, ()) if profile in MATRICES else ()
 
 
 def _ordered(values: Iterable[str], profile: str | None) -> list[str]:

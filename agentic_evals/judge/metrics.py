@@ -8,74 +8,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Final, NamedTuple, Protocol
+from typing import Final
 
 from agentic_evals.oracles.base import problems_in_group
 from agentic_evals.reports.model import (
+    CaseReport,
     HallucinatedSuccess,
     Interval,
     Metrics,
     PassHatK,
     Problem,
-    TrialOutcome,
 )
 
 Z_95: Final = 1.959963984540054
 """The two-sided 95% standard normal quantile."""
-
-
-class TrialLike(Protocol):
-    """What metrics need to know about one trial (``TrialReport`` qualifies)."""
-
-    @property
-    def trial_id(self) -> str:
-        """The trial's id."""
-        ...
-
-    @property
-    def outcome(self) -> TrialOutcome:
-        """The trial's outcome."""
-        ...
-
-    @property
-    def problems(self) -> Sequence[Problem]:
-        """Every problem of the trial, with oracle pointers."""
-        ...
-
-
-class CaseLike(Protocol):
-    """What metrics need to know about one case (``CaseReport`` qualifies)."""
-
-    @property
-    def name(self) -> str:
-        """The case name."""
-        ...
-
-    @property
-    def flaky(self) -> bool:
-        """The case's trials disagreed."""
-        ...
-
-    @property
-    def trials(self) -> Sequence[TrialLike]:
-        """The case's trials."""
-        ...
-
-
-class TrialFacts(NamedTuple):
-    """A plain ``TrialLike``."""
-
-    trial_id: str
-    outcome: TrialOutcome
-    problems: Sequence[Problem] = ()
-
-
-class CaseFacts(NamedTuple):
-    """A plain ``CaseLike``."""
-
-    name: str
-    flaky: bool
-    trials: Sequence[TrialFacts]
 
 
 def wilson_interval(passed: int, total: int, z: float = Z_95) -> Interval:
@@ -122,11 +68,11 @@ def is_hallucinated_success(problems: Sequence[Problem]) -> bool:
     return claimed and bool(problems_in_group(problems, "readback"))
 
 
-def build_metrics(cases: Sequence[CaseLike], trials_per_case: int) -> Metrics:
+def build_metrics(cases: Sequence[CaseReport], trials_per_case: int) -> Metrics:
     """Compute the run's metrics.
 
     Args:
-        cases: Every case of the report, in order (``CaseReport`` or ``CaseFacts``).
+        cases: Every case of the report, in order.
         trials_per_case: The fixture's ``trials``: the k of pass^k.
     """
     passed = total = 0

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from agentic_evals import __version__, clock, codes
 from agentic_evals.contract.models import Case, Fixture
+from agentic_evals.contract.vocabulary import DEFAULT_RUN_TIER, QualificationTier
 from agentic_evals.evidence.qualification import LiveQualification, qualify_cases
 from agentic_evals.judge.capability import capability_readiness
 from agentic_evals.judge.cases import case_outcome, case_problems, case_readiness, worse
@@ -18,9 +18,8 @@ from agentic_evals.judge.provenance import (
     sha256_bytes,
     test_source_sha256,
 )
-from agentic_evals.judge.tiers import DEFAULT_RUN_TIER, apply_system_test, qualification_report
+from agentic_evals.judge.tiers import apply_system_test, qualification_report
 from agentic_evals.redact import redact_argv
-from agentic_evals.reports.claim_model import Tier
 from agentic_evals.reports.model import (
     CASE_OUTCOMES,
     CaseReport,
@@ -29,24 +28,10 @@ from agentic_evals.reports.model import (
     RunnerInfo,
     TrialReport,
 )
+from agentic_evals.runner.schedule import CaseRun
 
 if TYPE_CHECKING:
     from agentic_evals.contract.load import LoadResult
-    from agentic_evals.runner.trials import TrialRun
-
-
-@dataclass
-class CaseRun:
-    """A selected case and the trials that ran so far."""
-
-    index: int
-    case: Case
-    raw: dict[str, Any]
-    trials: list[TrialRun] = field(default_factory=list)
-
-    def case_id(self, fixture: Fixture) -> str:
-        """Return the stable id ``<skill>::<name>``."""
-        return f"{fixture.skill}::{self.case.name}"
 
 
 def _outcome_counts(cases: list[CaseReport]) -> dict[str, int]:
@@ -56,7 +41,7 @@ def _outcome_counts(cases: list[CaseReport]) -> dict[str, int]:
 
 
 def _case_report(run: CaseRun, fixture: Fixture, qualified: LiveQualification) -> CaseReport:
-    trials: list[TrialReport] = [t.report for t in run.trials]
+    trials: list[TrialReport] = list(run.trials)
     problems = case_problems([t.problems for t in trials])
     # Every trial ran unless the run was interrupted during (or before) this case.
     if len(run.trials) == fixture.trials:
@@ -95,7 +80,11 @@ def _case_report(run: CaseRun, fixture: Fixture, qualified: LiveQualification) -
 
 
 def _judged_cases(
-    fixture: Fixture, loaded: LoadResult, runs: list[CaseRun], tier: Tier, require: bool
+    fixture: Fixture,
+    loaded: LoadResult,
+    runs: list[CaseRun],
+    tier: QualificationTier,
+    require: bool,
 ) -> list[tuple[CaseReport, Case]]:
     """Each run's case report (live-qualified, held to the system-test rule) with its case."""
     qualified = qualify_cases(fixture, loaded.path.resolve().parent)
@@ -121,7 +110,7 @@ def build_report(
     duration_ms: int,
     focused: list[str] | None,
     interrupted_by: int | None,
-    tier: Tier = DEFAULT_RUN_TIER,
+    tier: QualificationTier = DEFAULT_RUN_TIER,
     require_system_test: bool = False,
 ) -> Report:
     """Return the report of a run over ``runs`` at qualification ``tier`` (SPEC 6).

@@ -16,40 +16,29 @@ not passing where it must. A FAIL stays a FAIL.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Final
 
 from agentic_evals import codes
 from agentic_evals.contract.models import Case
-from agentic_evals.reports.claim_model import QualificationReport, Tier
-from agentic_evals.reports.model import CaseReport, Problem
-
-TIERS: Final[tuple[Tier, ...]] = (
-    "system_test",
-    "full_integration",
-    "simulated",
-    "unit",
-    "not_required",
-)
-"""Tiers from highest to lowest."""
-DEFAULT_RUN_TIER: Final[Tier] = "unit"
+from agentic_evals.contract.vocabulary import QUALIFICATION_TIERS, QualificationTier
+from agentic_evals.reports.model import CaseReport, Problem, QualificationReport
 
 
-def rank(tier: Tier) -> int:
+def rank(tier: QualificationTier) -> int:
     """Higher tiers rank higher (``not_required`` is 0)."""
-    return len(TIERS) - 1 - TIERS.index(tier)
+    return len(QUALIFICATION_TIERS) - 1 - QUALIFICATION_TIERS.index(tier)
 
 
-def required_tier(case: Case) -> Tier:
+def required_tier(case: Case) -> QualificationTier:
     """The tier ``case`` must pass at (``not_required`` without a qualification)."""
     return case.qualification.required_up_to if case.qualification else "not_required"
 
 
-def reached_tier(case: Case, run_tier: Tier) -> Tier:
+def reached_tier(case: Case, run_tier: QualificationTier) -> QualificationTier:
     """The tier a passing ``case`` reaches in a run at ``run_tier``: the lower of the two."""
     return min(required_tier(case), run_tier, key=rank)
 
 
-def misses_system_test(case: Case, run_tier: Tier) -> bool:
+def misses_system_test(case: Case, run_tier: QualificationTier) -> bool:
     """A required case needing ``system_test`` that a run at ``run_tier`` cannot reach."""
     return (
         case.required
@@ -59,7 +48,7 @@ def misses_system_test(case: Case, run_tier: Tier) -> bool:
 
 
 def apply_system_test(
-    report: CaseReport, case: Case, run_tier: Tier, *, require: bool
+    report: CaseReport, case: Case, run_tier: QualificationTier, *, require: bool
 ) -> CaseReport:
     """Under ``--require-system-test``, block a case that did not reach ``system_test``."""
     if not require or report.outcome == "NOT_TESTED" or not misses_system_test(case, run_tier):
@@ -79,13 +68,13 @@ def passed_every_trial(report: CaseReport) -> bool:
 
 
 def qualification_report(
-    pairs: Iterable[tuple[CaseReport, Case]], run_tier: Tier, *, require: bool
+    pairs: Iterable[tuple[CaseReport, Case]], run_tier: QualificationTier, *, require: bool
 ) -> QualificationReport:
     """Group the reported cases by the highest tier they passed at."""
     block = QualificationReport(
         run_tier=run_tier,
         require_system_test=require,
-        passed_at={tier: [] for tier in TIERS},
+        passed_at={tier: [] for tier in QUALIFICATION_TIERS},
         not_passed=[],
         missing_system_test=[],
     )
@@ -120,7 +109,7 @@ def merge_qualification(
         require_system_test=any(block.require_system_test for block in present),
         passed_at={
             tier: ordered(name for block in present for name in block.passed_at.get(tier, []))
-            for tier in TIERS
+            for tier in QUALIFICATION_TIERS
         },
         not_passed=ordered(name for block in present for name in block.not_passed),
         missing_system_test=ordered(

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from agentic_evals import clock, codes
-from agentic_evals.contract.models import LIVE_CLASSES
+from agentic_evals.contract.vocabulary import LIVE_CLASSES
 from agentic_evals.regressions.load import RegistryLoad, load_registry
 from agentic_evals.regressions.models import Incident, Regression, RegressionRegistry
 from agentic_evals.regressions.protection import FixtureCache, Protection, protection

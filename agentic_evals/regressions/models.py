@@ -14,7 +14,7 @@ from typing import Annotated, Final, Literal
 
 from pydantic import Field, JsonValue
 
-from agentic_evals.contract.models import EvidenceClass
+from agentic_evals.contract.vocabulary import EvidenceClass
 from agentic_evals.documents.base import InputModel
 
 REGISTRY_SCHEMA: Final = "agentic_evals.regressions.v1"

@@ -12,7 +12,7 @@ import difflib
 from pathlib import Path
 from typing import NamedTuple
 
-from agentic_evals.contract.load import LoadResult, load_fixture
+from agentic_evals.contract.load import LoadResult, read_fixture
 from agentic_evals.regressions.models import Regression
 
 
@@ -35,7 +35,7 @@ class FixtureCache:
         """The fixture at ``path`` loaded with gates off; ``None`` when no such file exists."""
         key = path.resolve()
         if key not in self._loaded:
-            self._loaded[key] = load_fixture(path, gates=False) if path.is_file() else None
+            self._loaded[key] = read_fixture(path) if path.is_file() else None
         return self._loaded[key]
 
 

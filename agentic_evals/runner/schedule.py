@@ -9,15 +9,15 @@ in their environment, never by timing.
 from __future__ import annotations
 
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
+from agentic_evals.reports.model import TrialReport
 from agentic_evals.runner.cancel import Cancellation
 from agentic_evals.runner.interrupt import Interrupted, interruptible
+from agentic_evals.runner.plan import CasePlanner, TrialSettings
 from agentic_evals.runner.reaper import enable_subreaper, runner_children
 from agentic_evals.runner.trials import (
-    CasePlanner,
-    TrialRun,
-    TrialSettings,
     UnjudgedTrial,
     execute_trial,
     judging_can_wait,
@@ -25,11 +25,26 @@ from agentic_evals.runner.trials import (
 )
 
 if TYPE_CHECKING:
-    from agentic_evals.contract.models import Fixture
-    from agentic_evals.judge.report import CaseRun
+    from agentic_evals.contract.models import Case, Fixture
 
 Slot = tuple[int, int]
 """A trial's place: (position of its case in the run, trial number from 1)."""
+
+
+@dataclass
+class CaseRun:
+    """A selected case and the trials that ran so far."""
+
+    index: int
+    """The case's position in the fixture."""
+    case: Case
+    raw: dict[str, Any]
+    """The case as the document wrote it (its identity hashes are taken from it)."""
+    trials: list[TrialReport] = field(default_factory=list)
+
+    def case_id(self, fixture: Fixture) -> str:
+        """Return the stable id ``<skill>::<name>``."""
+        return f"{fixture.skill}::{self.case.name}"
 
 
 def run_cases(
@@ -111,7 +126,7 @@ class _Unjudged:
 def _parallel(
     fixture: Fixture, runs: list[CaseRun], settings: TrialSettings, jobs: int
 ) -> int | None:
-    done: dict[Slot, TrialRun] = {}
+    done: dict[Slot, TrialReport] = {}
     signum: int | None = None
     cancel = Cancellation()
     pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="agentic-evals-trial")
@@ -142,8 +157,8 @@ def _submit(
     runs: list[CaseRun],
     settings: TrialSettings,
     cancel: Cancellation,
-) -> dict[Future[TrialRun], Slot]:
-    futures: dict[Future[TrialRun], Slot] = {}
+) -> dict[Future[TrialReport], Slot]:
+    futures: dict[Future[TrialReport], Slot] = {}
     planner = CasePlanner(settings)
     for position, run in enumerate(runs):
         plan = planner.plan(run.case, run.case_id(fixture))
@@ -153,7 +168,7 @@ def _submit(
     return futures
 
 
-def _finished(futures: dict[Future[TrialRun], Slot]) -> dict[Slot, TrialRun]:
+def _finished(futures: dict[Future[TrialReport], Slot]) -> dict[Slot, TrialReport]:
     """Trials that completed before the run was stopped."""
     return {
         slot: future.result()

@@ -1,18 +1,17 @@
-"""Run one trial of a case and judge what it left behind."""
+"""Run one trial of a planned case and judge what it left behind."""
 
 from __future__ import annotations
 
 import os
-import shutil
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from agentic_evals import codes
-from agentic_evals.contract.models import Case, Workspace
-from agentic_evals.judge.cases import trial_outcome
-from agentic_evals.oracles.base import OracleContext, OracleResult
+from agentic_evals.contract.models import Case
+from agentic_evals.oracles.base import OracleContext
+from agentic_evals.oracles.outcome import trial_outcome
 from agentic_evals.oracles.registry import evaluate as evaluate_oracles
 from agentic_evals.redact import Redactor
 from agentic_evals.reports.model import (
@@ -24,41 +23,12 @@ from agentic_evals.runner import workspace
 from agentic_evals.runner.cancel import Cancellation
 from agentic_evals.runner.capture import CapturedStream
 from agentic_evals.runner.environment import trial_cwd, trial_environment
+from agentic_evals.runner.plan import CasePlan, TrialSettings
 from agentic_evals.runner.process import ProcessResult, run_process
 from agentic_evals.runner.reaper import Identity
 from agentic_evals.runner.trace import ExecTrace, TraceOutcome
 
 EXCERPT_CHARS = 10_000
-
-
-@dataclass(frozen=True)
-class TrialSettings:
-    """Everything a trial needs besides its case."""
-
-    run_id: str
-    fixture_dir: Path
-    boundary: Path
-    base_env: Mapping[str, str]
-    default_timeout: float
-    grace_seconds: float
-    stream_cap: int
-    workspace: Workspace | None = None
-    """The fixture-level workspace; a case's own workspace wins over it."""
-    keep_workspaces: bool = False
-    """Keep each trial's workspace copy instead of deleting it (its path goes in the report)."""
-
-
-@dataclass(frozen=True)
-class TrialRun:
-    """A finished trial: its report and what the oracles found."""
-
-    report: TrialReport
-    oracles: OracleResult | None
-    trace_method: str | None = None
-    """How execs were traced for ``must_exercise`` (``strace``, or ``unavailable``);
-    None when the case declares none."""
-    traced_execs: int | None = None
-    """Successful execs traced after the command's own; None when nothing was traced."""
 
 
 def _stats(stream: CapturedStream) -> StreamStats:
@@ -67,80 +37,13 @@ def _stats(stream: CapturedStream) -> StreamStats:
     )
 
 
-@dataclass(frozen=True)
-class CasePlan:
-    """What every trial of one case shares, worked out once per case."""
-
-    case: Case
-    case_id: str
-    cwd: Path
-    """The working directory; without a workspace only (see ``workspace``)."""
-    env: Mapping[str, str]
-    """The runner's environment plus the case's; markers are added per trial."""
-    redactor: Redactor
-    """Redacts the report; the markers differ per trial but are not secrets."""
-    executable: str | None
-    """The program found on ``PATH``, or None to let the spawn search."""
-    workspace: Path | None = None
-    """The directory each trial copies and runs in (``cwd`` then applies inside the
-    copy); None runs the trials in ``cwd`` itself."""
-
-
-class CasePlanner:
-    """Plans the cases of one run, sharing what their environments have in common.
-
-    Cases whose environments are equal (usually: none of them sets ``env``)
-    share one redactor, and a program is looked up once per ``PATH``. The
-    sharing lasts one run, so a program installed between runs is found.
-    """
-
-    def __init__(self, settings: TrialSettings) -> None:
-        self._settings = settings
-        self._redactors: dict[frozenset[tuple[str, str]], Redactor] = {}
-        self._programs: dict[tuple[str, str | None], str | None] = {}
-
-    def plan(self, case: Case, case_id: str) -> CasePlan:
-        """Return the shared part of every trial of ``case``."""
-        settings = self._settings
-        env = {**settings.base_env, **case.env}
-        cwd = trial_cwd(settings.fixture_dir, case.cwd)
-        chosen = case.workspace or settings.workspace
-        source = settings.fixture_dir / chosen.input if chosen else None
-        program = (case.command[0], env.get("PATH"))
-        if program not in self._programs:
-            self._programs[program] = find_program(case.command[0], env)
-        executable = self._programs[program]
-        # The case's own variables are what differ, so they key the redactor.
-        key = frozenset(case.env.items())
-        redactor = self._redactors.get(key)
-        if redactor is None:
-            redactor = self._redactors[key] = Redactor(env)
-        return CasePlan(case, case_id, cwd, env, redactor, executable, source)
-
-
-def find_program(program: str, env: Mapping[str, str]) -> str | None:
-    """Resolve a bare program name on the trial's ``PATH``, as the spawn would.
-
-    Only when every ``PATH`` entry is absolute: a relative entry depends on
-    the trial's working directory, so the spawn must search itself. A path
-    with a slash, or a program not found, is left to the spawn too (it then
-    reports the error in its own words).
-    """
-    if "/" in program:
-        return None
-    entries = env.get("PATH", os.defpath).split(os.pathsep)
-    if not all(os.path.isabs(entry) for entry in entries):
-        return None
-    return shutil.which(program, path=os.pathsep.join(entries))
-
-
 def run_trial(
     plan: CasePlan,
     number: int,
     settings: TrialSettings,
     cancel: Cancellation | None = None,
     preexisting: set[Identity] | None = None,
-) -> TrialRun:
+) -> TrialReport:
     """Run trial ``number`` (from 1) of the planned case and return its verdict.
 
     ``preexisting`` (the runner's children before a serial run) says that no
@@ -164,8 +67,7 @@ def run_trial(
             plan, number, settings, cwd, _WorkspaceContext(copy, before), cancel, preexisting
         )
     if kept:
-        report = run.report.model_copy(update={"workspace_path": str(copy)})
-        run = TrialRun(report, run.oracles, run.trace_method, run.traced_execs)
+        run = run.model_copy(update={"workspace_path": str(copy)})
     return run
 
 
@@ -199,11 +101,11 @@ def _workspace_kept_or_removed(copy: Path, keep: bool) -> Iterator[None]:
             workspace.remove(copy)
 
 
-def _unavailable(trial_id: str, reason: str, redactor: Redactor) -> TrialRun:
+def _unavailable(trial_id: str, reason: str, redactor: Redactor) -> TrialReport:
     """A trial that could not get its workspace: FAIL, and no process was started."""
     message = redactor.redact(f"the trial's workspace could not be made: {reason}")
     empty = StreamStats(total_bytes=0, kept_bytes=0, truncated=False)
-    report = TrialReport(
+    return TrialReport(
         trial_id=trial_id,
         outcome="FAIL",
         problems=[Problem(code=codes.WORKSPACE_UNAVAILABLE, message=message)],
@@ -218,7 +120,6 @@ def _unavailable(trial_id: str, reason: str, redactor: Redactor) -> TrialRun:
         orphan_pids_after_teardown=[],
         artifact_hashes={},
     )
-    return TrialRun(report, None)
 
 
 def _run(
@@ -229,7 +130,7 @@ def _run(
     context: OracleContext | _WorkspaceContext,
     cancel: Cancellation | None,
     preexisting: set[Identity] | None,
-) -> TrialRun:
+) -> TrialReport:
     """Run the process in ``cwd``, then judge it against ``context``."""
     unjudged = _execute(plan, number, settings, cwd, context, cancel, preexisting)
     try:
@@ -248,7 +149,7 @@ class UnjudgedTrial:
     context: OracleContext
     traced: TraceOutcome
 
-    def judge(self) -> TrialRun:
+    def judge(self) -> TrialReport:
         """Judge the trial; may be called again (after an interruption) until :meth:`close`."""
         trial_id = f"{self.plan.case_id}#{self.number}"
         case, redactor = self.plan.case, self.plan.redactor
@@ -342,12 +243,12 @@ def _judge(
     context: OracleContext,
     redactor: Redactor,
     traced: TraceOutcome,
-) -> TrialRun:
+) -> TrialReport:
     oracles = None
     if result.start_error is None:
         oracles = evaluate_oracles(case, result, context)
     outcome, problems = trial_outcome(case, result, oracles, extra_problems=traced.problems)
-    report = TrialReport(
+    return TrialReport(
         trial_id=trial_id,
         outcome=outcome,
         problems=[p.model_copy(update={"message": redactor.redact(p.message)}) for p in problems],
@@ -366,4 +267,3 @@ def _judge(
         traced_execs=traced.execs,
         workspace_changes=context.workspace_changes,
     )
-    return TrialRun(report, oracles, trace_method=traced.method, traced_execs=traced.execs)

@@ -28,8 +28,8 @@ from agentic_evals.skills.actions import recommend
 from agentic_evals.skills.fixture_checks import check_fixtures, check_legacy, declared_skill
 from agentic_evals.skills.frontmatter import FrontMatter, read_front_matter
 from agentic_evals.skills.models import (
+    ACTIONS,
     POSTURES,
-    Action,
     AuditSummary,
     SkillAudit,
     SkillsAudit,
@@ -43,16 +43,6 @@ from agentic_evals.skills.posture import (
     skill_meta,
 )
 from agentic_evals.skills.skilldir import SKILL_MD, SkillFiles, find_skills, scan_skill
-
-ACTIONS: tuple[Action, ...] = (
-    "fix_front_matter",
-    "fix_fixture",
-    "scaffold_fixture",
-    "migrate_legacy_fixture",
-    "strengthen_scaffold",
-    "compose_agentic_evals",
-    "none",
-)
 
 
 class AuditInputError(ValueError):

@@ -39,7 +39,7 @@ def _describe(errors: list[Finding], rel: str) -> str:
 
 def check_fixtures(files: SkillFiles) -> FixtureCheck:
     """Load every agentic fixture of the skill, gates on; nothing runs."""
-    from agentic_evals.contract.load import load_fixture
+    from agentic_evals.evidence.gates import load_fixture
 
     issues: list[Finding] = []
     scaffolds = 0

@@ -4,7 +4,7 @@ These models are the source of ``schemas/skills_audit.schema.json`` and
 ``schemas/scaffold_receipt.schema.json`` (``scripts/gen_schemas.py``).
 """
 
-from typing import Final, Literal
+from typing import Final, Literal, get_args
 
 from pydantic import Field
 
@@ -23,14 +23,7 @@ Posture = Literal[
     "eval_not_required",
     "missing",
 ]
-POSTURES: tuple[Posture, ...] = (
-    "eval_provider",
-    "agentic_fixture",
-    "legacy_eval_fixture",
-    "delegates_to_eval_skill",
-    "eval_not_required",
-    "missing",
-)
+POSTURES: tuple[Posture, ...] = get_args(Posture)
 Action = Literal[
     "fix_front_matter",
     "fix_fixture",
@@ -40,6 +33,7 @@ Action = Literal[
     "compose_agentic_evals",
     "none",
 ]
+ACTIONS: tuple[Action, ...] = get_args(Action)
 
 
 class SkillAudit(OutputModel):

@@ -31,8 +31,9 @@ import os
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from agentic_evals.contract.layout import FIXTURES_DIR
 from agentic_evals.contract.models import Fixture
-from agentic_evals.skills.skilldir import FIXTURES_DIR, SKILL_MD
+from agentic_evals.skills.skilldir import SKILL_MD
 
 DEFAULT_FIXTURE = f"{FIXTURES_DIR}/agentic_eval.json"
 """Where a scaffold goes, relative to its skill folder."""

@@ -10,12 +10,11 @@ import os
 from pathlib import Path
 from typing import NamedTuple
 
+from agentic_evals.contract.layout import FIXTURES_DIR, is_fixture_name
+
 SKILL_MD = "SKILL.md"
 ENTRYPOINTS = ("run.sh", "sanity.sh")
 """Top-level files that make a runtime surface (EVAL001)."""
-FIXTURES_DIR = "fixtures"
-FIXTURE_PREFIX = "agentic_eval"
-FIXTURE_SUFFIXES = (".json", ".yaml", ".yml")
 LEGACY_FIXTURE = "eval.json"
 
 
@@ -54,11 +53,6 @@ def _files(folder: Path) -> list[str]:
             return [entry.name for entry in entries if entry.is_file()]
     except OSError:
         return []
-
-
-def is_fixture_name(name: str) -> bool:
-    """Whether ``name`` is an agentic fixture file name (``agentic_eval*.json|yaml|yml``)."""
-    return name.startswith(FIXTURE_PREFIX) and name.endswith(FIXTURE_SUFFIXES)
 
 
 def scan_skill(folder: Path) -> SkillFiles:

@@ -7,30 +7,20 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from builders import PROD, RECEIPT, make_skill
 from click.testing import CliRunner, Result
 
 from agentic_evals.cli import cli
-from agentic_evals.contract.load import load_fixture
 from agentic_evals.evaluation.evaluate import RunOptions, evaluate
+from agentic_evals.evidence.gates import load_fixture
 from agentic_evals.reports.model import Report
 
 SELFTEST = Path(__file__).resolve().parent / "selftest"
-PROD_SH = '#!/usr/bin/env bash\nprintf \'{"phase": "settled"}\' > receipt.json\necho settled\n'
-RECEIPT = {"path": "receipt.json", "json_pointer": "/phase", "equals": "settled"}
-
-
-def make_skill(root: Path) -> Path:
-    """A skill tree at ``root`` whose ``prod.sh`` writes ``receipt.json``; returns ``root``."""
-    root.mkdir(parents=True, exist_ok=True)
-    prod = root / "prod.sh"
-    prod.write_text(PROD_SH)
-    prod.chmod(0o755)
-    return root
 
 
 def copy_selftest(name: str, tmp_path: Path) -> Path:
     """Copy a selftest fixture into a fresh skill tree with ``prod.sh``; returns its path."""
-    skill = make_skill(tmp_path / "selftest-skill")
+    skill = make_skill(tmp_path / "selftest-skill", files=PROD)
     return Path(shutil.copy(SELFTEST / name, skill / name))
 
 
@@ -94,7 +84,7 @@ def document(
 
 def write(directory: Path, doc: dict[str, Any], name: str = "agentic_eval.json") -> Path:
     """Write ``doc`` into ``directory`` (made a skill tree with ``prod.sh``)."""
-    make_skill(directory)
+    make_skill(directory, files=PROD)
     path = directory / name
     path.write_text(json.dumps(doc, indent=2))
     return path

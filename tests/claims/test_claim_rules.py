@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from claims_helpers import claim, det_case, document, live_case, write
 
-from agentic_evals.contract.load import load_fixture
+from agentic_evals.evidence.gates import load_fixture
 
 Finding = tuple[str, str, str]
 

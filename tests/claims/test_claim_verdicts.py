@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from builders import case_report
 from claims_helpers import (
     RECEIPT,
     claim,
@@ -18,12 +19,11 @@ from claims_helpers import (
 )
 
 from agentic_evals.judge.claims import (
-    CaseStatus,
     claim_verdict,
     claims_readiness,
     class_verdict,
 )
-from agentic_evals.reports.claim_model import ClaimEvidence, ClaimReadiness, ClassVerdict
+from agentic_evals.reports.model import CaseReport, ClaimEvidence, ClaimReadiness, ClassVerdict
 
 
 def entry(name: str, cls: str = "live_e2e", ineligible: tuple[str, ...] = ()) -> ClaimEvidence:
@@ -39,9 +39,9 @@ def entry(name: str, cls: str = "live_e2e", ineligible: tuple[str, ...] = ()) ->
     )
 
 
-PASS, FAIL = CaseStatus("PASS", 2, 2), CaseStatus("FAIL", 1, 2)
-BLOCKED, FLAKY = CaseStatus("BLOCKED", 0, 2), CaseStatus("PASS", 1, 2)
-UNTESTED = CaseStatus("NOT_TESTED", 0, 0)
+PASS, FAIL = case_report("a", "PASS"), case_report("a", "FAIL", passed=1)
+BLOCKED, FLAKY = case_report("a", "BLOCKED"), case_report("a", "PASS", passed=1)
+UNTESTED = case_report("a", "NOT_TESTED", total=0)
 
 
 @pytest.mark.parametrize(
@@ -58,7 +58,7 @@ UNTESTED = CaseStatus("NOT_TESTED", 0, 0)
         ({"a": PASS}, True, "PROVEN"),
     ],
 )
-def test_class_verdict(statuses: dict[str, CaseStatus], exempt: bool, verdict: str) -> None:
+def test_class_verdict(statuses: dict[str, CaseReport], exempt: bool, verdict: str) -> None:
     evidence = [entry(name) for name in statuses]
     assert class_verdict("live_e2e", evidence, statuses, exempt=exempt)[0] == verdict
 

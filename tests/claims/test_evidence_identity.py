@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from claims_helpers import claim, claim_of, det_case, document, live_case, run_doc, write
 
-from agentic_evals.contract.load import load_fixture
+from agentic_evals.evidence.gates import load_fixture
 from agentic_evals.judge.provenance import oracle_sha256, test_source_sha256
 
 

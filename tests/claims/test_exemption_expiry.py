@@ -10,7 +10,7 @@ import pytest
 from claims_helpers import claim, claim_of, det_case, document, run_doc, write
 
 from agentic_evals import clock
-from agentic_evals.contract.load import load_fixture
+from agentic_evals.evidence.gates import load_fixture
 
 NOON = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
 

@@ -6,7 +6,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from claims_helpers import RECEIPT, claim, document, live_case, make_skill, run_doc
+from builders import PROD, RECEIPT, make_skill
+from claims_helpers import claim, document, live_case, run_doc
 
 from agentic_evals.contract.models import Fixture
 from agentic_evals.evidence.qualification import LiveQualification, qualify_cases
@@ -14,7 +15,7 @@ from agentic_evals.evidence.readback import is_generic_marker
 
 
 def qualify(tmp_path: Path, case: dict[str, Any], skill: str = "claims-test") -> LiveQualification:
-    root = make_skill(tmp_path / "skill")
+    root = make_skill(tmp_path / "skill", files=PROD)
     ask = root / "ask" / "run.sh"
     ask.parent.mkdir(exist_ok=True)
     ask.write_text("#!/bin/sh\n")
@@ -167,7 +168,7 @@ def test_browser_driven_ask_workflows_must_execute_and_read_run_artifacts_back(
 
 
 def test_ask_rule_applies_to_the_ask_skills_own_run_sh(tmp_path: Path) -> None:
-    run = make_skill(tmp_path / "skill") / "run.sh"
+    run = make_skill(tmp_path / "skill", files=PROD) / "run.sh"
     run.write_text("#!/bin/sh\n")
     case = live_case(command=["bash", "-c", "./run.sh compete q --handler webclaude"])
     run.chmod(0o755)

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from claims_helpers import claim, claim_of, det_case, document, run_doc, write
 
-from agentic_evals.contract.load import load_fixture
-from agentic_evals.judge.invariants import MATRICES
+from agentic_evals.contract.vocabulary import MATRICES
+from agentic_evals.evidence.gates import load_fixture
 
 JSON_SCALARS = ("string", "integer", "float", "scientific_notation")
 SEAM = {

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from agentic_evals.cli import cli
-from agentic_evals.contract.load import load_fixture
+from agentic_evals.evidence.gates import load_fixture
 from agentic_evals.reports.text import use_colour
 
 REPO = Path(__file__).resolve().parents[2]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 BASE_FIXTURE: dict[str, Any] = {
@@ -25,12 +24,3 @@ BASE_FIXTURE: dict[str, Any] = {
         },
     ],
 }
-
-
-def make_skill(root: Path) -> Path:
-    """A skill tree with an executable run.sh and a fixtures/ directory; returns fixtures/."""
-    (root / "fixtures").mkdir(parents=True, exist_ok=True)
-    run = root / "run.sh"
-    run.write_text("#!/bin/sh\necho ok\n")
-    run.chmod(0o755)
-    return root / "fixtures"

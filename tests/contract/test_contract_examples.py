@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from agentic_evals.contract.load import load_fixture
+from agentic_evals.evidence.gates import load_fixture
 
 HERE = Path(__file__).resolve().parent
 SUFFIXES = (".json", ".yaml", ".yml")

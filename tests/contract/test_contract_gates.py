@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from agentic_evals.contract.load import LoadResult, load_fixture
+from agentic_evals.contract.load import LoadResult
+from agentic_evals.evidence.gates import load_fixture
 
 WriteFixture = Callable[..., Path]
 

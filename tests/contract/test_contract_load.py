@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from agentic_evals.contract import load as load_module
-from agentic_evals.contract.load import load_fixture
 from agentic_evals.documents.pipeline import DriftError, Loaded
+from agentic_evals.evidence import gates as load_module
+from agentic_evals.evidence.gates import load_fixture
 
 WriteFixture = Callable[..., Path]
 

@@ -13,15 +13,17 @@ from typing import Any
 
 import pytest
 import yaml
-from contract_helpers import BASE_FIXTURE, make_skill
+from builders import RUN_OK, make_skill
+from contract_helpers import BASE_FIXTURE
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonpointer import JsonPointer
 
-from agentic_evals.contract.load import FIXTURE, LoadResult, load_fixture
+from agentic_evals.contract.load import FIXTURE, LoadResult
 from agentic_evals.contract.schema import FIXTURE_DOCUMENT
 from agentic_evals.documents.pipeline import Loaded, trusted
 from agentic_evals.documents.schema import make_validator
+from agentic_evals.evidence.gates import load_fixture
 
 SCALARS = (
     st.none()
@@ -106,7 +108,10 @@ RICH_FIXTURE["cases"] = [
 
 @pytest.fixture(scope="module")
 def skill_fixtures(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return make_skill(tmp_path_factory.mktemp("props") / "skill")
+    return (
+        make_skill(tmp_path_factory.mktemp("props") / "skill", files={**RUN_OK, "fixtures/": None})
+        / "fixtures"
+    )
 
 
 def check(result: LoadResult) -> None:

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from agentic_evals.contract.load import load_fixture
 from agentic_evals.contract.rules.semantic import semantic_findings
+from agentic_evals.evidence.gates import load_fixture
 
 WriteFixture = Callable[..., Path]
 

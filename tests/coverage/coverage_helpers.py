@@ -2,16 +2,9 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[2]
-CORPUS = REPO.parent / "shared" / "corpus" / "agent-skills"
-SCHEMAS = REPO / "schemas"
-
-PROD_SH = '#!/usr/bin/env bash\nprintf \'{"phase": "settled"}\' > receipt.json\necho settled\n'
-RECEIPT = {"path": "receipt.json", "json_pointer": "/phase", "equals": "settled"}
+from builders import RECEIPT
 
 
 def seam(seam_id: str, *required: str, **fields: Any) -> dict[str, Any]:
@@ -73,26 +66,6 @@ def fixture(
         "cases": cases,
         **fields,
     }
-
-
-def make_skill(
-    root: Path,
-    document: dict[str, Any] | None = None,
-    *,
-    name: str = "agentic_eval.json",
-    registry: dict[str, Any] | list[Any] | None = None,
-) -> Path:
-    """A skill folder at ``root`` with ``prod.sh``, a fixture and maybe a registry; returns it."""
-    fixtures = root / "fixtures"
-    fixtures.mkdir(parents=True, exist_ok=True)
-    prod = root / "prod.sh"
-    prod.write_text(PROD_SH)
-    prod.chmod(0o755)
-    if document is not None:
-        (fixtures / name).write_text(json.dumps(document, indent=2))
-    if registry is not None:
-        (fixtures / "regressions.json").write_text(json.dumps(registry, indent=2))
-    return root
 
 
 def regression(regression_id: str, *seams: str, **fields: Any) -> dict[str, Any]:

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from builders import AGENT_SKILLS as CORPUS
+from builders import REPO, SCHEMAS
 from click.testing import CliRunner
-from coverage_helpers import CORPUS, REPO, SCHEMAS
 
 from agentic_evals.cli import cli
 from agentic_evals.coverage.audit import audit_coverage

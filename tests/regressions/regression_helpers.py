@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from builders import make_skill
 
 from agentic_evals import clock
 
-REPO = Path(__file__).resolve().parents[2]
-CORPUS = REPO.parent / "shared" / "corpus" / "agent-skills"
 SCHEMA = "agentic_evals.regressions.v1"
 
 
@@ -52,21 +50,19 @@ def registry(*records: dict[str, Any], **top: Any) -> dict[str, Any]:
     return {"schema": SCHEMA, "regressions": list(records), **top}
 
 
-def make_skill(
+def guarded_skill(
     root: Path,
     document: object,
     *,
     name: str = "skill",
     fixture: dict[str, Any] | None = None,
 ) -> Path:
-    """Write ``name/fixtures/regressions.json`` (and ``agentic_eval.json``) under ``root``."""
-    skill = root / name
-    (skill / "fixtures").mkdir(parents=True, exist_ok=True)
-    text = document if isinstance(document, str) else json.dumps(document, indent=2)
-    (skill / "fixtures" / "regressions.json").write_text(text)
+    """The skill ``root/name`` with registry ``document``, guarded by ``agentic_eval.json``.
+
+    The retained fixture defaults to one whose case ``guard`` passes.
+    """
     retained = fixture if fixture is not None else fixture_doc("guard")
-    (skill / "fixtures" / "agentic_eval.json").write_text(json.dumps(retained, indent=2))
-    return skill
+    return make_skill(root, name, registry=document, fixture=retained)
 
 
 def freeze_today(monkeypatch: pytest.MonkeyPatch, day: str) -> None:

@@ -6,13 +6,14 @@ import json
 from pathlib import Path
 
 import jsonschema
-from regression_helpers import REPO, SCHEMA, make_skill, record, registry
+from builders import REPO
+from regression_helpers import SCHEMA, guarded_skill, record, registry
 
 from agentic_evals.regressions.load import RegistryLoad, is_foreign, load_registry
 
 
 def load(tmp_path: Path, document: object) -> RegistryLoad:
-    return load_registry(make_skill(tmp_path, document) / "fixtures" / "regressions.json")
+    return load_registry(guarded_skill(tmp_path, document) / "fixtures" / "regressions.json")
 
 
 def codes_at(loaded: RegistryLoad) -> set[tuple[str, str, str]]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from regression_helpers import REPO
+from builders import REPO
 
-from agentic_evals.contract.load import load_fixture
+from agentic_evals.evidence.gates import load_fixture
 from agentic_evals.regressions.audit import needs_attention, show_skill
 from agentic_evals.regressions.load import load_registry
 from agentic_evals.regressions.verify import verify_skill

@@ -13,8 +13,8 @@ from typing import Any
 import psutil
 import pytest
 
-from agentic_evals.contract.load import load_fixture
 from agentic_evals.evaluation.evaluate import RunOptions, evaluate
+from agentic_evals.evidence.gates import load_fixture
 from agentic_evals.runner import schedule
 from agentic_evals.runner.interrupt import Interrupted
 from agentic_evals.runner.trials import UnjudgedTrial

@@ -12,8 +12,8 @@ from click.testing import CliRunner
 
 from agentic_evals import codes
 from agentic_evals.cli import cli
-from agentic_evals.contract.load import load_fixture
 from agentic_evals.evaluation.evaluate import RunOptions, evaluate
+from agentic_evals.evidence.gates import load_fixture
 from agentic_evals.runner import workspace
 
 APPEND = "cat log.txt; echo more >> log.txt; pwd >&2"

@@ -6,8 +6,9 @@ import json
 from pathlib import Path
 
 import jsonschema
+from builders import REPO, make_skill
 from click.testing import CliRunner
-from skills_helpers import REPO, make_skill, sound_fixture
+from skills_helpers import sound_fixture
 
 from agentic_evals.cli import cli
 from agentic_evals.skills.apply import apply_scaffolds

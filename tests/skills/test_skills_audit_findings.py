@@ -7,8 +7,9 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from builders import COMPOSED, REPO, make_skill
 from click.testing import CliRunner
-from skills_helpers import COMPOSED, REPO, SOUND_FIXTURE, make_skill, sound_fixture
+from skills_helpers import SOUND_FIXTURE, sound_fixture
 
 from agentic_evals.cli import cli
 from agentic_evals.skills.audit import AuditInputError, audit_skills

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from skills_helpers import COMPOSED, make_skill, sound_fixture
+from builders import COMPOSED, make_skill
+from skills_helpers import sound_fixture
 
 from agentic_evals.skills.audit import audit_skills
 from agentic_evals.skills.models import SkillAudit

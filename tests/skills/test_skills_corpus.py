@@ -8,11 +8,11 @@ import time
 from pathlib import Path
 
 import pytest
+from builders import SKILLS_TREE as CORPUS
 from click.testing import CliRunner
-from skills_helpers import CORPUS
 
 from agentic_evals.cli import cli
-from agentic_evals.contract.load import load_fixture
+from agentic_evals.evidence.gates import load_fixture
 from agentic_evals.skills.apply import apply_scaffolds
 from agentic_evals.skills.audit import audit_skills
 

@@ -10,8 +10,9 @@ from typing import Any
 
 import jsonschema
 import pytest
+from builders import REPO
 from click.testing import CliRunner
-from skills_helpers import REPO, write_json
+from skills_helpers import write_json
 
 from agentic_evals.cli import cli
 from agentic_evals.contract.models import Case

@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
+from builders import make_skill
 from click.testing import CliRunner
-from skills_helpers import make_skill
 
 from agentic_evals.cli import cli
-from agentic_evals.contract.load import load_fixture
+from agentic_evals.evidence.gates import load_fixture
 from agentic_evals.skills.scaffold import ScaffoldError, build_scaffold
 
 

@@ -25,17 +25,34 @@ Like :mod:`.semantic`, the rules read the raw document defensively.
 
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 import re
 from collections.abc import Iterator
+from typing import Final
 
 from agentic_evals import codes
+from agentic_evals.contract.vocabulary import MATRICES, VALUE_BEARING, VALUE_SEAM_TYPE
 from agentic_evals.documents.findings import Finding, finding
-from agentic_evals.judge.exemptions import REQUIRED_FIELDS, parse_expires
-from agentic_evals.judge.invariants import MATRICES, VALUE_BEARING, VALUE_SEAM_TYPE
 
 Parts = list[str | int]
 _SHA256 = re.compile(r"(sha256:)?[0-9a-fA-F]{64}")
+_DATE_ONLY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+REQUIRED_FIELDS: Final = ("evidence_class", "reason_code", "justification", "owner", "expires")
+"""What an exemption must name to apply (SPEC section 4)."""
+
+
+def parse_expires(text: str) -> dt.date | dt.datetime | None:
+    """Read ``expires``: a date (``YYYY-MM-DD``) or an ISO datetime; None when neither."""
+    text = text.strip()
+    try:
+        if _DATE_ONLY.fullmatch(text):
+            return dt.date.fromisoformat(text)
+        moment = dt.datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
 
 
 def _entries(container: object, key: str) -> Iterator[tuple[int, dict[str, object]]]:

@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from agentic_evals.contract.models import Criticality
+from agentic_evals.contract.vocabulary import Criticality
 from agentic_evals.documents.base import InputModel
 from agentic_evals.documents.schema_gen import SchemaSpec
 

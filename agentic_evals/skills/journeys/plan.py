@@ -62,9 +62,9 @@ def _input(role: InputRole, path: Path, data: bytes) -> InputFile:
 
 def plan_journeys(inputs: JourneyInputs) -> PlanResult:
     """Load, check and bind; never raises for bad input."""
-    from agentic_evals.contract.load import load_fixture
+    from agentic_evals.contract.load import read_fixture
 
-    loaded_fixture = load_fixture(inputs.fixture, gates=False)
+    loaded_fixture = read_fixture(inputs.fixture)
     requirements = load_input(inputs.requirements, REQUIREMENTS)
     inventory = load_input(inputs.inventory, INVENTORY)
     graph = load_input(inputs.state_graph, STATE_GRAPH)

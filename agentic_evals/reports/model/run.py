@@ -8,16 +8,13 @@ from typing import Final, Literal
 
 from pydantic import Field, JsonValue
 
+from agentic_evals.contract.vocabulary import CaseType
 from agentic_evals.documents.base import OutputModel
 from agentic_evals.documents.findings import Finding
-from agentic_evals.reports.claim_model import CapabilityReadiness, QualificationReport
+from agentic_evals.reports.model.claims import CapabilityReadiness, QualificationReport
+from agentic_evals.reports.model.outcomes import CaseOutcome, Readiness, TrialOutcome
 
 REPORT_SCHEMA: Final = "agentic_evals.report.v2"
-
-TrialOutcome = Literal["PASS", "FAIL", "BLOCKED", "INFRA_BLOCKED", "NOT_TESTED"]
-CaseOutcome = Literal["PASS", "FAIL", "BLOCKED", "NOT_TESTED"]
-CASE_OUTCOMES: Final = ("PASS", "FAIL", "BLOCKED", "NOT_TESTED")
-Readiness = Literal["READY", "USABLE_WITH_GAPS", "NOT_READY", "NOT_ESTABLISHED"]
 
 
 class Problem(OutputModel):
@@ -104,7 +101,7 @@ class CaseReport(OutputModel):
     """``<skill>::<name>``, stable across runs."""
     name: str
     """The case name."""
-    type: Literal["positive", "negative", "adversarial"]
+    type: CaseType
     """Case type."""
     required: bool
     """Counts for readiness."""

@@ -6,30 +6,10 @@ Commands are judged structurally (see :mod:`agentic_evals.commands.analysis`):
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from agentic_evals import codes
-from agentic_evals.commands.analysis import CommandAnalysis, CommandContext, analyze
+from agentic_evals.commands.analysis import CommandAnalysis
 from agentic_evals.contract.models import Case, Fixture
 from agentic_evals.documents.findings import Finding, finding
-
-
-def case_context(fixture: Fixture, case: Case, fixture_dir: Path) -> CommandContext:
-    """Where ``case`` runs: its cwd (in its workspace, if any) and the skill tree."""
-    workspace = case.workspace or fixture.workspace
-    return CommandContext.for_case(
-        fixture_dir,
-        cwd=case.cwd,
-        workspace=workspace.input if workspace else None,
-        env=case.env,
-    )
-
-
-def case_analyses(fixture: Fixture, fixture_dir: Path) -> list[CommandAnalysis]:
-    """Read every case's command structurally, in fixture order."""
-    return [
-        analyze(case.command, case_context(fixture, case, fixture_dir)) for case in fixture.cases
-    ]
 
 
 def anti_slop_findings(fixture: Fixture, analyses: list[CommandAnalysis]) -> list[Finding]:

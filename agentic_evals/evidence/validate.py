@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import fnmatch
 import os
 from pathlib import Path
 from typing import NamedTuple
 
-from agentic_evals.contract.load import load_fixture
+from agentic_evals.contract.layout import is_fixture_name
 from agentic_evals.documents.findings import Finding
-
-SUFFIXES = (".json", ".yaml", ".yml")
-FIXTURE_NAMES = ("agentic_eval*",)
-"""Files of these names in a folder are fixtures whatever they hold."""
+from agentic_evals.documents.yaml_io import SUFFIXES
+from agentic_evals.evidence.gates import load_fixture
 
 
 class FileVerdict(NamedTuple):
@@ -34,11 +31,6 @@ class Validation(NamedTuple):
     def valid(self) -> bool:
         """Every fixture is valid (and there was at least one)."""
         return bool(self.files) and all(verdict.valid for verdict in self.files)
-
-
-def _named_fixture(path: Path) -> bool:
-    return any(fnmatch.fnmatch(path.name, pattern + suffix) for pattern in FIXTURE_NAMES
-               for suffix in SUFFIXES)  # fmt: skip
 
 
 def _documents_below(folder: Path) -> list[Path]:
@@ -69,7 +61,7 @@ def validate_paths(paths: list[Path], *, strict: bool = False) -> Validation:
             is_fixture = (
                 isinstance(document, dict) and "cases" in document and "schema" not in document
             )
-            if given.is_dir() and not is_fixture and not _named_fixture(path):
+            if given.is_dir() and not is_fixture and not is_fixture_name(path.name):
                 skipped.append(path)
                 continue
             files.append(FileVerdict(path, result.ok, result.findings))

@@ -6,16 +6,9 @@ its supporting cases (:class:`ClaimEvidence`), so that a merge of shard
 reports can recompute every verdict from the merged cases alone.
 """
 
-from typing import Literal
-
+from agentic_evals.contract.vocabulary import QualificationTier
 from agentic_evals.documents.base import OutputModel
-
-ClassVerdict = Literal["PROVEN", "FAILED", "BLOCKED", "MISSING", "EXEMPT"]
-ClaimVerdict = Literal[
-    "PROVEN", "PARTIALLY_PROVEN", "BLOCKED_EXTERNAL", "FAILED", "NOT_ESTABLISHED"
-]
-ClaimReadinessValue = Literal["READY", "USABLE_WITH_GAPS", "NOT_READY", "NOT_ESTABLISHED"]
-Tier = Literal["system_test", "full_integration", "simulated", "unit", "not_required"]
+from agentic_evals.reports.model.outcomes import ClaimVerdict, ClassVerdict, Readiness
 
 
 class ExemptEvidence(OutputModel):
@@ -158,7 +151,7 @@ class ClaimReadiness(OutputModel):
 class CapabilityReadiness(OutputModel):
     """Readiness over the declared capability claims."""
 
-    aggregate_readiness: ClaimReadinessValue
+    aggregate_readiness: Readiness
     """READY when every critical claim (or, with none, every claim) is PROVEN."""
     critical_claim_count: int
     """Claims of criticality ``critical``."""
@@ -171,7 +164,7 @@ class CapabilityReadiness(OutputModel):
 class QualificationReport(OutputModel):
     """Cases grouped by the highest qualification tier they passed at (SPEC section 6)."""
 
-    run_tier: Tier
+    run_tier: QualificationTier
     """The tier of the environment the run happened in (``run --tier``)."""
     require_system_test: bool
     """``--require-system-test`` was given."""
