@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agentic_evals.commands.analysis import CommandAnalysis, CommandContext, analyze
+from agentic_evals.commands.analysis import CommandContext
 from agentic_evals.contract.models import Case, Fixture
 
 
@@ -17,10 +17,3 @@ def case_context(fixture: Fixture, case: Case, fixture_dir: Path) -> CommandCont
         workspace=workspace.input if workspace else None,
         env=case.env,
     )
-
-
-def case_analyses(fixture: Fixture, fixture_dir: Path) -> list[CommandAnalysis]:
-    """Read every case's command structurally, in fixture order."""
-    return [
-        analyze(case.command, case_context(fixture, case, fixture_dir)) for case in fixture.cases
-    ]

@@ -27,6 +27,7 @@ from agentic_evals.commands.analysis import (
     shell_invocation,
 )
 from agentic_evals.contract.models import Case
+from agentic_evals.evidence.checks import reads_a_file
 
 ASK_SKILL: Final = "ask"
 BROWSER_SUBCOMMANDS: Final = frozenset({"tau-dag", "compete", "browser", "roundtable"})
@@ -79,29 +80,32 @@ def ask_workflows(analysis: CommandAnalysis, skill: str) -> list[SimpleCommand]:
 
 
 def reads_run_artifact(case: Case) -> bool:
-    """Whether an artifact check of ``case`` names a browser/provider run artifact."""
-    for check in case.expected.artifacts:
-        target = check.path or check.glob or ""
-        if check.absent or check.exists is False:
-            continue  # asserting that a receipt is missing reads nothing back
-        if PurePosixPath(target).name in RUN_ARTIFACTS:
-            return True
-    return False
+    """Whether an artifact check of ``case`` reads back a browser/provider run artifact."""
+    return any(
+        PurePosixPath(check.path or check.glob or "").name in RUN_ARTIFACTS
+        for check in case.expected.artifacts
+        if reads_a_file(check)  # asserting that a receipt is missing reads nothing back
+    )
 
 
-def ask_disqualifiers(case: Case, analysis: CommandAnalysis, skill: str) -> list[str]:
-    """Why a browser-driven ask workflow is not live (empty when it is none, or is live)."""
+def ask_disqualifiers(case: Case, analysis: CommandAnalysis, skill: str) -> list[tuple[str, str]]:
+    """Why a browser-driven ask workflow is not live, as (code, reason) pairs.
+
+    Empty when the case runs no such workflow, or runs it live.
+    """
     workflows = ask_workflows(analysis, skill)
     if not workflows:
         return []
-    found: list[str] = []
+    found: list[tuple[str, str]] = []
     executed = any(
         word == "--execute" or word.startswith("--execute=")
         for cmd in workflows
         for word in cmd.argv[1:]
     )
     if not executed:
-        found.append(codes.LIVE_ASK_NOT_EXECUTED)
+        reason = "runs a browser-driven ask workflow without --execute, which only compiles it"
+        found.append((codes.LIVE_ASK_NOT_EXECUTED, reason))
     if not reads_run_artifact(case):
-        found.append(codes.LIVE_ASK_NO_RUN_ARTIFACT)
+        reason = "reads back no browser or provider run artifact of its ask workflow"
+        found.append((codes.LIVE_ASK_NO_RUN_ARTIFACT, reason))
     return found

@@ -10,6 +10,7 @@ from agentic_evals import codes
 from agentic_evals.commands.analysis import CommandAnalysis
 from agentic_evals.commands.sampling import Sampling, sampling
 from agentic_evals.contract.models import Fixture
+from agentic_evals.contract.vocabulary import HOSTILE_TYPES
 from agentic_evals.documents.findings import Finding, finding
 
 MIN_SAMPLES = 50
@@ -21,7 +22,7 @@ def compliance_findings(fixture: Fixture, analyses: list[CommandAnalysis]) -> li
         return []
     found: list[Finding] = []
     total = len(fixture.cases)
-    hostile = sum(case.type in ("negative", "adversarial") for case in fixture.cases)
+    hostile = sum(case.type in HOSTILE_TYPES for case in fixture.cases)
     if hostile * 2 <= total:
         message = (
             f"{hostile} of {total} cases are negative or adversarial: "

@@ -14,7 +14,6 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from agentic_evals.commands.context import case_analyses
 from agentic_evals.contract.load import FIXTURE, LoadResult, fixture_dir
 from agentic_evals.contract.models import Fixture
 from agentic_evals.contract.vocabulary import GATE_EXEMPT_KINDS
@@ -22,6 +21,7 @@ from agentic_evals.documents.findings import Finding
 from agentic_evals.documents.pipeline import load_document
 from agentic_evals.evidence.anti_slop import anti_slop_findings
 from agentic_evals.evidence.compliance import compliance_findings
+from agentic_evals.evidence.facts import evidence_table
 
 
 def gate_findings(fixture: Fixture, directory: Path) -> list[Finding]:
@@ -31,8 +31,9 @@ def gate_findings(fixture: Fixture, directory: Path) -> list[Finding]:
     """
     if fixture.eval_kind in GATE_EXEMPT_KINDS:
         return []
-    analyses = case_analyses(fixture, directory)
-    return anti_slop_findings(fixture, analyses) + compliance_findings(fixture, analyses)
+    table = evidence_table(fixture, directory)
+    analyses = [facts.analysis for facts in table.values()]
+    return anti_slop_findings(fixture, table) + compliance_findings(fixture, analyses)
 
 
 def _gates(fixture: Fixture, path: Path) -> list[Finding]:

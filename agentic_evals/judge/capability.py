@@ -1,31 +1,27 @@
-"""Capability readiness of a run, and of merged shard runs (SPEC section 4). Pure.
+"""What each claim is judged on, for a run and for merged shard runs (SPEC section 4). Pure.
 
-A run judges its fixture's claims from the case reports (whose evidence
-fields live qualification filled in). A merge has no fixture: every claim in
-a report carries its declaration and the static evidence of its supporting
-cases, so :func:`merge_capability` recomputes the verdicts from the merged
-cases exactly as a full run would.
+A run takes each claim's declaration from the fixture and its evidence from
+the fact table of its supporting cases. A merge has no fixture: every claim
+in a shard report carries its declaration and the evidence of its supporting
+cases, so :func:`merged_bases` rebuilds the same bases from the reports and
+the one derivation (:mod:`.gate`) judges them exactly as a full run would.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from typing import Any
 
 from agentic_evals import codes
 from agentic_evals.contract.models import CapabilityClaim, Case, Fixture
 from agentic_evals.contract.vocabulary import VALUE_BEARING
-from agentic_evals.judge.claims import ClaimBasis, aggregate, judge_claim
+from agentic_evals.evidence.facts import CaseEvidence
+from agentic_evals.judge.claims import DECLARATION, ClaimBasis
 from agentic_evals.judge.exemptions import ExemptionStatus, judge_exemptions
-from agentic_evals.judge.identity import has_per_claim_artifacts, requalification_reasons
+from agentic_evals.judge.identity import requalification_reasons
 from agentic_evals.judge.invariants import has_value_seam
-from agentic_evals.reports.model import (
-    CapabilityReadiness,
-    CaseReport,
-    ClaimEvidence,
-    ClaimReadiness,
-    Threat,
-)
+from agentic_evals.reports.model import CapabilityReadiness, CaseReport, ClaimEvidence, Threat
 
 
 def required_classes(claim: CapabilityClaim) -> list[str]:
@@ -51,8 +47,11 @@ def _threat(case: Case) -> Threat | None:
     )
 
 
-def claim_evidence(claim: CapabilityClaim, case: Case, report: CaseReport) -> ClaimEvidence:
-    """What ``case`` (reported as ``report``) can prove for ``claim``."""
+def claim_evidence(
+    claim: CapabilityClaim, facts: CaseEvidence, report: CaseReport
+) -> ClaimEvidence:
+    """What a supporting case (its facts, and its report) can prove for ``claim``."""
+    case = facts.case
     ineligible: list[str] = []
     if not case.required:
         ineligible.append(codes.NOT_REQUIRED_CASE)
@@ -62,101 +61,91 @@ def claim_evidence(claim: CapabilityClaim, case: Case, report: CaseReport) -> Cl
         test_source_sha256=report.test_source_sha256,
         oracle_sha256=report.oracle_sha256,
     )
-    shared = report.live_qualified and len(set(case.supports_claims)) > 1
-    if shared and not has_per_claim_artifacts(case):
+    if facts.live_qualified and not facts.carries_its_claims:
         ineligible.append(codes.SHARED_LIVE_CASE)
     return ClaimEvidence(
         case=case.name,
         type=case.type,
-        declared_evidence_class=report.declared_evidence_class,
-        effective_evidence_class=report.effective_evidence_class,
-        live_qualified=report.live_qualified,
+        declared_evidence_class=facts.declared_class,
+        effective_evidence_class=facts.effective_class,
+        live_qualified=facts.live_qualified,
         representation=case.representation,
         ineligible=ineligible,
         threat=_threat(case),
     )
 
 
-def _statuses(cases: Sequence[CaseReport]) -> dict[str, CaseReport]:
-    return {case.name: case for case in cases}
-
-
-def capability_readiness(
+def run_bases(
     fixture: Fixture,
-    pairs: Sequence[tuple[CaseReport, Case]],
+    pairs: Sequence[tuple[CaseReport, CaseEvidence]],
     *,
     today: dt.date,
     now: dt.datetime,
-) -> CapabilityReadiness | None:
-    """Judge the fixture's claims over the reported cases; None when it declares none.
+) -> list[ClaimBasis] | None:
+    """The basis of every claim of ``fixture``; ``None`` when it declares none.
 
     Args:
         fixture: The fixture (its claims and seams).
-        pairs: Each reported case with its declaration, in fixture order.
+        pairs: Each reported case with its facts, in fixture order.
         today: Today's date (UTC), for date-only exemption expiry.
         now: The current time (UTC), for exemption expiry with a time.
     """
     if not fixture.capability_claims:
         return None
-    claims: list[ClaimReadiness] = []
+    bases: list[ClaimBasis] = []
     for claim in fixture.capability_claims:
         required = required_classes(claim)
         value_bearing = claim.claim_semantics == VALUE_BEARING
-        basis = ClaimBasis(
-            id=claim.id,
-            description=claim.description,
-            criticality=claim.criticality,
-            claim_semantics=claim.claim_semantics,
-            domain_profile=claim.domain_profile,
-            evidence_required=required,
-            exemptions=judge_exemptions(claim.exemptions, required, today=today, now=now),
-            value_representation_seam=(
-                has_value_seam(fixture.seams, claim.id) if value_bearing else None
-            ),
-            evidence=[
-                claim_evidence(claim, case, report)
-                for report, case in pairs
-                if claim.id in case.supports_claims
-            ],
+        bases.append(
+            ClaimBasis(
+                id=claim.id,
+                description=claim.description,
+                criticality=claim.criticality,
+                claim_semantics=claim.claim_semantics,
+                domain_profile=claim.domain_profile,
+                evidence_required=required,
+                value_representation_seam=(
+                    has_value_seam(fixture.seams, claim.id) if value_bearing else None
+                ),
+                exemptions=judge_exemptions(claim.exemptions, required, today=today, now=now),
+                evidence=[
+                    claim_evidence(claim, facts, report)
+                    for report, facts in pairs
+                    if claim.id in facts.case.supports_claims
+                ],
+            )
         )
-        claims.append(judge_claim(basis, _statuses([report for report, _ in pairs])))
-    return aggregate(claims)
+    return bases
 
 
-def _basis_of(claim: ClaimReadiness, evidence: list[ClaimEvidence]) -> ClaimBasis:
-    return ClaimBasis(
-        id=claim.id,
-        description=claim.description,
-        criticality=claim.criticality,
-        claim_semantics=claim.claim_semantics,
-        domain_profile=claim.domain_profile,
-        evidence_required=list(claim.evidence_required),
-        exemptions=ExemptionStatus(list(claim.exempt_evidence), list(claim.ignored_exemptions)),
-        value_representation_seam=claim.value_representation_seam,
-        evidence=evidence,
-    )
-
-
-def merge_capability(
+def merged_bases(
     blocks: Sequence[CapabilityReadiness | None], cases: Sequence[CaseReport]
-) -> CapabilityReadiness | None:
-    """Recompute capability readiness for the merged ``cases`` of shard reports.
+) -> list[ClaimBasis] | None:
+    """The basis of every claim of merged shard reports; ``None`` when none has claims.
 
     Declarations (and exemptions, as judged when the first shard ran) come
     from the first report; each claim's evidence is the union of the shards'
-    evidence, in merged case order. None when no report has claims.
+    evidence, in merged case order.
     """
     present = [block for block in blocks if block is not None]
     if not present:
         return None
     order = {case.name: index for index, case in enumerate(cases)}
-    claims: list[ClaimReadiness] = []
+    bases: list[ClaimBasis] = []
     for claim in present[0].claims:
         evidence: dict[str, ClaimEvidence] = {}
         for block in present:
             for other in block.claims:
                 if other.id == claim.id:
                     evidence.update({entry.case: entry for entry in other.evidence})
-        ordered = sorted(evidence.values(), key=lambda e: order.get(e.case, len(order)))
-        claims.append(judge_claim(_basis_of(claim, ordered), _statuses(cases)))
-    return aggregate(claims)
+        declared: dict[str, Any] = {name: getattr(claim, name) for name in DECLARATION}
+        bases.append(
+            ClaimBasis(
+                **declared,
+                exemptions=ExemptionStatus(
+                    list(claim.exempt_evidence), list(claim.ignored_exemptions)
+                ),
+                evidence=sorted(evidence.values(), key=lambda e: order.get(e.case, len(order))),
+            )
+        )
+    return bases

@@ -25,10 +25,11 @@ else ``USABLE_WITH_GAPS``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple
+from typing import Any, Final, NamedTuple
 
 from agentic_evals import codes
 from agentic_evals.contract.vocabulary import LIVE_CLASSES, VALUE_BEARING
+from agentic_evals.evidence.facts import fills_slot
 from agentic_evals.judge.exemptions import ExemptionStatus
 from agentic_evals.judge.invariants import independence, matrix, missing_representations
 from agentic_evals.reports.model import (
@@ -54,9 +55,13 @@ class ClaimBasis(NamedTuple):
     claim_semantics: str | None
     domain_profile: str | None
     evidence_required: list[str]
-    exemptions: ExemptionStatus
     value_representation_seam: bool | None
+    exemptions: ExemptionStatus
     evidence: list[ClaimEvidence]
+
+
+DECLARATION: Final = ClaimBasis._fields[:7]
+"""The basis fields a judged claim reports as they were declared."""
 
 
 def _proven(status: CaseReport | None) -> bool:
@@ -76,11 +81,7 @@ def class_verdict(
     exempt: bool,
 ) -> tuple[ClassVerdict, list[str]]:
     """The verdict of one required class, and the eligible cases of that class."""
-    cases = [
-        entry.case
-        for entry in evidence
-        if not entry.ineligible and entry.effective_evidence_class == evidence_class
-    ]
+    cases = [entry.case for entry in evidence if fills_slot(entry, evidence_class)]
     found = [statuses[name] for name in cases if name in statuses]
     if any(status.outcome == "FAIL" for status in found):
         return "FAILED", cases
@@ -150,13 +151,9 @@ def judge_claim(basis: ClaimBasis, statuses: Mapping[str, CaseReport]) -> ClaimR
         if value_bearing
         else []
     )
+    declared: dict[str, Any] = {name: getattr(basis, name) for name in DECLARATION}
     return ClaimReadiness(
-        id=basis.id,
-        description=basis.description,
-        criticality=basis.criticality,
-        claim_semantics=basis.claim_semantics,
-        domain_profile=basis.domain_profile,
-        evidence_required=list(basis.evidence_required),
+        **declared,
         verdict=claim_verdict(per_class, representations_missing=bool(missing_reps)),
         per_class=per_class,
         class_cases=class_cases,
@@ -171,7 +168,6 @@ def judge_claim(basis: ClaimBasis, statuses: Mapping[str, CaseReport]) -> ClaimR
         ],
         required_representations=list(matrix(basis.domain_profile)) if value_bearing else [],
         missing_representations=missing_reps,
-        value_representation_seam=basis.value_representation_seam,
         independence=independence(basis.evidence, basis.domain_profile) if value_bearing else None,
         threats=[entry.threat for entry in basis.evidence if entry.threat is not None],
         evidence=list(basis.evidence),

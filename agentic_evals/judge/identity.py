@@ -12,23 +12,16 @@ changes ``oracle_sha256``, so it cannot silently keep a claim PROVEN. A hash an
 entry leaves out is not pinned. A claim without ``admitted_evidence`` pins
 nothing.
 
-Per-claim artifacts. A live case supporting several claims proves each of
-them only with independent per-claim artifacts: for every claim it supports,
-an artifact check whose path (or glob) names that claim, meaning one path
-component equals the claim id, with or without its file extension
-(``out/ae.run.fails_closed.json``, ``out/ae.run.fails_closed/report.json``),
-and that reads an existing file (``absent`` checks do not count). A check
-that names two of the claims counts for neither. Without such
-artifacts the case counts for none of its claims (``SHARED_LIVE_CASE``).
+Shared live cases. A live case supporting several claims proves each of them
+only with independent per-claim artifacts (see
+:func:`agentic_evals.evidence.checks.claims_with_own_artifacts`); without
+them it counts for none of its claims (``SHARED_LIVE_CASE``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from pathlib import PurePosixPath
-
 from agentic_evals import codes
-from agentic_evals.contract.models import AdmittedEvidence, CapabilityClaim, Case
+from agentic_evals.contract.models import AdmittedEvidence, CapabilityClaim
 
 
 def normalise_hash(value: str) -> str:
@@ -59,32 +52,3 @@ def requalification_reasons(
         if admitted is not None and normalise_hash(admitted) != normalise_hash(current):
             reasons.append(reason)
     return reasons
-
-
-def _names(target: str) -> set[str]:
-    """The claim ids a path can name: each component, with and without its extension."""
-    names: set[str] = set()
-    for part in PurePosixPath(target).parts:
-        names.add(part)
-        stem, dot, _ = part.rpartition(".")
-        if dot and stem:
-            names.add(stem)
-    return names
-
-
-def claims_with_own_artifacts(case: Case, claim_ids: Collection[str]) -> set[str]:
-    """The claims among ``claim_ids`` that an artifact check of ``case`` names alone."""
-    own: set[str] = set()
-    for check in case.expected.artifacts:
-        if check.absent or check.exists is False:
-            continue  # the absence of a file is no artifact the case carries
-        named = _names(check.path or check.glob or "") & set(claim_ids)
-        if len(named) == 1:
-            own |= named
-    return own
-
-
-def has_per_claim_artifacts(case: Case) -> bool:
-    """Whether ``case`` carries an independent artifact for every claim it supports."""
-    claims = set(case.supports_claims)
-    return claims_with_own_artifacts(case, claims) == claims

@@ -36,12 +36,11 @@ from typing import NamedTuple
 from pydantic import ValidationError
 
 from agentic_evals import clock
-from agentic_evals.judge.capability import merge_capability
-from agentic_evals.judge.cases import case_readiness, worse
-from agentic_evals.judge.metrics import build_metrics
+from agentic_evals.judge.capability import merged_bases
+from agentic_evals.judge.gate import derive
 from agentic_evals.judge.shard import Shard, fixture_position, shard_size
 from agentic_evals.judge.tiers import merge_qualification
-from agentic_evals.reports.model import CASE_OUTCOMES, REPORT_SCHEMA, CaseReport, Report
+from agentic_evals.reports.model import REPORT_SCHEMA, CaseReport, Report
 
 
 class MergeError(ValueError):
@@ -204,48 +203,25 @@ def _focused(reports: Sequence[Report]) -> list[str] | None:
 
 
 def _combine(files: Sequence[ReportFile], cases: list[CaseReport]) -> Report:
-    """Build the merged report; everything derived is recomputed from ``cases``."""
+    """Build the merged report; everything derived is recomputed from ``cases``.
+
+    Capability readiness (SPEC section 4) is judged again from the merged cases,
+    with the claims' evidence the shards reported, by the derivation a run uses.
+    """
     reports = [file.report for file in files]
     first = reports[0]
-    readiness = case_readiness(cases)
-    # Capability readiness (SPEC section 4) is recomputed from the merged cases,
-    # as a full run does, from the claims' evidence the shards reported.
-    capability = merge_capability([report.capability_readiness for report in reports], cases)
-    gate = readiness if capability is None else worse(readiness, capability.aggregate_readiness)
-    claim_ids = dict.fromkeys(claim for report in reports for claim in report.claims_coverage)
-    return Report(
-        source=first.source,
-        skill=first.skill,
-        eval_kind=first.eval_kind,
-        run_id=clock.new_run_id(),
-        fixture_sha256=first.fixture_sha256,
-        repo=first.repo,
-        runner=first.runner,
-        live=first.live,
-        mocked=first.mocked,
-        proof_scope=first.proof_scope,
-        claims=first.claims,
-        what_was_exercised=first.what_was_exercised,
-        what_remains_unverified=first.what_remains_unverified,
-        readiness=gate,
-        case_readiness=readiness,
-        capability_readiness=capability,
-        claims_coverage={
-            claim: [case.name for case in cases if claim in case.supports_claims]
-            for claim in claim_ids
-        },
-        focused_cases=_focused(reports),
-        interrupted=next((r.interrupted for r in reports if r.interrupted), None),
-        qualification=merge_qualification([report.qualification for report in reports], cases),
-        shard=None,
-        generated_at=clock.utc_now().isoformat(timespec="seconds"),
-        duration_ms=max(report.duration_ms for report in reports),
-        trials_per_case=first.trials_per_case,
-        case_count=len(cases),
-        required_case_count=sum(1 for case in cases if case.required),
-        outcome_counts={o: sum(1 for c in cases if c.outcome == o) for o in CASE_OUTCOMES},
-        trial_count=sum(case.total_trials for case in cases),
-        warnings=list(dict.fromkeys(w for report in reports for w in report.warnings)),
-        metrics=build_metrics(cases, trials_per_case=first.trials_per_case),
-        cases=cases,
-    )
+    bases = merged_bases([report.capability_readiness for report in reports], cases)
+    derived = derive(cases, bases, trials_per_case=first.trials_per_case)
+    update = {
+        "run_id": clock.new_run_id(),
+        "focused_cases": _focused(reports),
+        "interrupted": next((r.interrupted for r in reports if r.interrupted), None),
+        "qualification": merge_qualification([r.qualification for r in reports], cases),
+        "shard": None,
+        "generated_at": clock.utc_now().isoformat(timespec="seconds"),
+        "duration_ms": max(report.duration_ms for report in reports),
+        "warnings": list(dict.fromkeys(w for report in reports for w in report.warnings)),
+        "cases": cases,
+        **derived._asdict(),
+    }
+    return first.model_copy(update=update)

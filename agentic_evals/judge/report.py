@@ -1,17 +1,17 @@
-"""Assemble the report model from what the trials left behind (pure)."""
+"""The report of a run: each case judged from its trials, then the one derivation (pure)."""
 
 from __future__ import annotations
 
-from collections import Counter
+import signal
 from typing import TYPE_CHECKING
 
 from agentic_evals import __version__, clock, codes
-from agentic_evals.contract.models import Case, Fixture
+from agentic_evals.contract.models import Fixture
 from agentic_evals.contract.vocabulary import DEFAULT_RUN_TIER, QualificationTier
-from agentic_evals.evidence.qualification import LiveQualification, qualify_cases
-from agentic_evals.judge.capability import capability_readiness
-from agentic_evals.judge.cases import case_outcome, case_problems, case_readiness, worse
-from agentic_evals.judge.metrics import build_metrics
+from agentic_evals.evidence.facts import CaseEvidence, evidence_table
+from agentic_evals.judge.capability import run_bases
+from agentic_evals.judge.cases import case_outcome, case_problems
+from agentic_evals.judge.gate import derive
 from agentic_evals.judge.provenance import (
     oracle_sha256,
     repo_info,
@@ -20,39 +20,24 @@ from agentic_evals.judge.provenance import (
 )
 from agentic_evals.judge.tiers import apply_system_test, qualification_report
 from agentic_evals.redact import redact_argv
-from agentic_evals.reports.model import (
-    CASE_OUTCOMES,
-    CaseReport,
-    Problem,
-    Report,
-    RunnerInfo,
-    TrialReport,
-)
+from agentic_evals.reports.model import CaseReport, Problem, Report, RunnerInfo
 from agentic_evals.runner.schedule import CaseRun
 
 if TYPE_CHECKING:
     from agentic_evals.contract.load import LoadResult
 
 
-def _outcome_counts(cases: list[CaseReport]) -> dict[str, int]:
-    """Cases per outcome, every outcome present (zero when none)."""
-    counted = Counter(c.outcome for c in cases)
-    return {outcome: counted.get(outcome, 0) for outcome in CASE_OUTCOMES}
-
-
-def _case_report(run: CaseRun, fixture: Fixture, qualified: LiveQualification) -> CaseReport:
-    trials: list[TrialReport] = list(run.trials)
+def case_report(run: CaseRun, fixture: Fixture, facts: CaseEvidence) -> CaseReport:
+    """The record of one case: its trials reduced, and what its facts say it can prove."""
+    trials = list(run.trials)
     problems = case_problems([t.problems for t in trials])
     # Every trial ran unless the run was interrupted during (or before) this case.
-    if len(run.trials) == fixture.trials:
+    if len(trials) == fixture.trials:
         outcome, flaky = case_outcome([t.outcome for t in trials])
     else:
         outcome, flaky = "NOT_TESTED", False
-        problems.append(
-            Problem(
-                code=codes.INTERRUPTED, message="the run was interrupted before this case ended"
-            )
-        )
+        message = "the run was interrupted before this case ended"
+        problems.append(Problem(code=codes.INTERRUPTED, message=message))
     passed = sum(1 for t in trials if t.outcome == "PASS")
     case = run.case
     return CaseReport(
@@ -64,10 +49,10 @@ def _case_report(run: CaseRun, fixture: Fixture, qualified: LiveQualification) -
         flaky=flaky,
         problems=problems,
         argv=redact_argv(case.command),
-        declared_evidence_class=qualified.declared,
-        effective_evidence_class=qualified.effective,
-        live_qualified=qualified.live_qualified,
-        evidence_disqualifiers=list(qualified.disqualifiers),
+        declared_evidence_class=facts.declared_class,
+        effective_evidence_class=facts.effective_class,
+        live_qualified=facts.live_qualified,
+        evidence_disqualifiers=facts.disqualifiers,
         supports_claims=list(case.supports_claims),
         seams=list(case.seams),
         test_source_sha256=test_source_sha256(run.raw),
@@ -77,29 +62,6 @@ def _case_report(run: CaseRun, fixture: Fixture, qualified: LiveQualification) -
         pass_rate=passed / len(trials) if trials else None,
         trials=trials,
     )
-
-
-def _judged_cases(
-    fixture: Fixture,
-    loaded: LoadResult,
-    runs: list[CaseRun],
-    tier: QualificationTier,
-    require: bool,
-) -> list[tuple[CaseReport, Case]]:
-    """Each run's case report (live-qualified, held to the system-test rule) with its case."""
-    qualified = qualify_cases(fixture, loaded.path.resolve().parent)
-    return [
-        (
-            apply_system_test(
-                _case_report(run, fixture, qualified[run.case.name]),
-                run.case,
-                tier,
-                require=require,
-            ),
-            run.case,
-        )
-        for run in runs
-    ]
 
 
 def build_report(
@@ -113,23 +75,24 @@ def build_report(
     tier: QualificationTier = DEFAULT_RUN_TIER,
     require_system_test: bool = False,
 ) -> Report:
-    """Return the report of a run over ``runs`` at qualification ``tier`` (SPEC 6).
-
-    The gate ``readiness`` is the worse of case and (with claims) claim readiness.
-    """
-    import signal
-
+    """Return the report of a run over ``runs`` at qualification ``tier`` (SPEC 6)."""
     fixture = loaded.model
     assert fixture is not None
-    pairs = _judged_cases(fixture, loaded, runs, tier, require_system_test)
+    table = evidence_table(fixture, loaded.path.resolve().parent)
+    pairs = [
+        (
+            apply_system_test(
+                case_report(run, fixture, table[run.case.name]),
+                run.case,
+                tier,
+                require=require_system_test,
+            ),
+            table[run.case.name],
+        )
+        for run in runs
+    ]
     cases = [report for report, _ in pairs]
-    readiness = case_readiness(cases)
-    capability = capability_readiness(fixture, pairs, today=clock.today(), now=clock.utc_now())
-    gate = readiness if capability is None else worse(readiness, capability.aggregate_readiness)
-    coverage = {
-        claim.id: [c.name for c in cases if claim.id in c.supports_claims]
-        for claim in fixture.capability_claims
-    }
+    bases = run_bases(fixture, pairs, today=clock.today(), now=clock.utc_now())
     return Report(
         source=str(loaded.path),
         skill=fixture.skill,
@@ -144,21 +107,15 @@ def build_report(
         claims=fixture.claims.model_dump(exclude_unset=True) if fixture.claims else None,
         what_was_exercised=fixture.what_was_exercised,
         what_remains_unverified=fixture.what_remains_unverified,
-        readiness=gate,
-        case_readiness=readiness,
-        capability_readiness=capability,
-        claims_coverage=coverage,
         focused_cases=focused,
         interrupted=signal.Signals(interrupted_by).name if interrupted_by else None,
-        qualification=qualification_report(pairs, tier, require=require_system_test),
+        qualification=qualification_report(
+            [(report, facts.case) for report, facts in pairs], tier, require=require_system_test
+        ),
         generated_at=clock.utc_now().isoformat(timespec="seconds"),
         duration_ms=duration_ms,
         trials_per_case=fixture.trials,
-        case_count=len(cases),
-        required_case_count=sum(1 for c in cases if c.required),
-        outcome_counts=_outcome_counts(cases),
-        trial_count=sum(c.total_trials for c in cases),
         warnings=list(loaded.warnings),
-        metrics=build_metrics(cases, trials_per_case=fixture.trials),
         cases=cases,
+        **derive(cases, bases, trials_per_case=fixture.trials)._asdict(),
     )

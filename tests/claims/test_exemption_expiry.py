@@ -47,6 +47,8 @@ def run_with(tmp_path: Path, *exemptions: dict[str, Any]) -> Any:
         ("2026-06-02", True),
         ("2026-05-31", False),
         ("2026-06-01T11:59:59Z", False),
+        ("2026-06-01T12:00:00Z", False),  # an instant lapses at that very instant
+        ("2026-06-01T12:00:00", False),
         ("2026-06-01T12:00:01+00:00", True),
         ("2026-06-01T13:00:00+02:00", False),  # 11:00 UTC: later as a string, earlier in time
         ("2026-06-01T11:00:00-02:00", True),  # 13:00 UTC
