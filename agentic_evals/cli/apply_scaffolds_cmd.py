@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from agentic_evals.cli._exit import finish
+from agentic_evals.cli._exit import finish, refuse
 from agentic_evals.exitcodes import ExitCode
 
 
@@ -45,8 +45,7 @@ def apply_scaffolds(
     try:
         receipt = run_apply(root, write=write, force=force, limit=limit)
     except AuditInputError as error:
-        click.echo(f"agentic-evals apply-scaffolds: {error}", err=True)
-        finish(ExitCode.INVALID)
+        refuse("apply-scaffolds", error)
     target = output if output is not None else Path("-")
     write_model_atomic(target, receipt)
     if str(target) != "-":

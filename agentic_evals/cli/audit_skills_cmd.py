@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from agentic_evals.cli._exit import finish
+from agentic_evals.cli._exit import emit, refuse
 from agentic_evals.exitcodes import ExitCode
 
 
@@ -32,7 +32,6 @@ def audit_skills(root: Path, output: Path | None, only: tuple[str, ...]) -> None
     delegates_to_eval_skill, eval_not_required, missing. Nothing runs: the
     front matter is parsed and the fixtures loaded in-process.
     """
-    from agentic_evals.reports.json_out import write_model_atomic
     from agentic_evals.skills.audit import AuditInputError
     from agentic_evals.skills.audit import audit_skills as run_audit
     from agentic_evals.skills.render import render_audit
@@ -40,11 +39,6 @@ def audit_skills(root: Path, output: Path | None, only: tuple[str, ...]) -> None
     try:
         audit = run_audit(root, only)
     except AuditInputError as error:
-        click.echo(f"agentic-evals audit-skills: {error}", err=True)
-        finish(ExitCode.INVALID)
+        refuse("audit-skills", error)
     code = ExitCode.OK if audit.summary.not_ready == 0 else ExitCode.NOT_READY
-    if output is not None:
-        write_model_atomic(output, audit)
-    # With the JSON on stdout ("-o -"), the summary moves to stderr.
-    click.echo(render_audit(audit, int(code)), nl=False, err=str(output) == "-")
-    finish(code)
+    emit(code, render_audit(audit, int(code)), output=output, document=audit)

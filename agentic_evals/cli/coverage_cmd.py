@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from agentic_evals.cli._exit import finish
+from agentic_evals.cli._exit import emit, refuse
 from agentic_evals.exitcodes import ExitCode
 
 _OUTPUT_HELP = "Write the JSON document here ('-': stdout)."
@@ -43,24 +43,18 @@ def show(skill_dir: Path, output: Path | None, report_only: bool) -> None:
     from agentic_evals import codes
     from agentic_evals.coverage.render import render_report
     from agentic_evals.coverage.show import CoverageInputError, show_coverage
-    from agentic_evals.reports.json_out import write_model_atomic
 
     try:
         report = show_coverage(skill_dir)
     except CoverageInputError as error:
-        click.echo(f"agentic-evals coverage show: {error}", err=True)
-        finish(ExitCode.INVALID)
+        refuse("coverage show", error)
     if any(item.code == codes.COV_FIXTURE_UNREADABLE for item in report.findings):
         code = ExitCode.INVALID
     elif report.summary.verdict == "NOT_READY" and not report_only:
         code = ExitCode.NOT_READY
     else:
         code = ExitCode.OK
-    if output is not None:
-        write_model_atomic(output, report)
-    # With the JSON on stdout ("-o -"), the summary moves to stderr.
-    click.echo(render_report(report, int(code)), nl=False, err=str(output) == "-")
-    finish(code)
+    emit(code, render_report(report, int(code)), output=output, document=report)
 
 
 @coverage.command(
@@ -79,16 +73,11 @@ def audit(root: Path, output: Path | None, report_only: bool) -> None:
     from agentic_evals.coverage.audit import audit_coverage
     from agentic_evals.coverage.render import render_audit
     from agentic_evals.coverage.show import CoverageInputError
-    from agentic_evals.reports.json_out import write_model_atomic
 
     try:
         result = audit_coverage(root)
     except CoverageInputError as error:
-        click.echo(f"agentic-evals coverage audit: {error}", err=True)
-        finish(ExitCode.INVALID)
+        refuse("coverage audit", error)
     not_ready = bool(result.summary.not_ready) and not report_only
     code = ExitCode.NOT_READY if not_ready else ExitCode.OK
-    if output is not None:
-        write_model_atomic(output, result)
-    click.echo(render_audit(result, int(code)), nl=False, err=str(output) == "-")
-    finish(code)
+    emit(code, render_audit(result, int(code)), output=output, document=result)

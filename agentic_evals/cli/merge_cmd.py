@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 
-from agentic_evals.cli._exit import finish
+from agentic_evals.cli._exit import emit, refuse, summary_stream
 from agentic_evals.exitcodes import ExitCode
 
 
@@ -35,24 +34,13 @@ def merge(reports: tuple[Path, ...], output: Path, report_only: bool) -> None:
     those of one full run. Every shard 1..N must be given exactly once.
     """
     from agentic_evals.judge.merge import MergeError, merge_report_files
-    from agentic_evals.reports.json_out import write_model_atomic
     from agentic_evals.reports.text import render_summary, use_colour
 
     try:
         merged = merge_report_files(reports)
     except MergeError as error:
-        click.echo(f"agentic-evals merge: {error}; nothing was written", err=True)
-        finish(ExitCode.INVALID)
+        refuse("merge", f"{error}; nothing was written")
     code = ExitCode.OK if merged.readiness == "READY" or report_only else ExitCode.NOT_READY
-    write_model_atomic(output, merged)
-    # With the JSON on stdout ("-o -"), the summary moves to stderr.
-    to_stderr = str(output) == "-"
-    stream = sys.stderr if to_stderr else sys.stdout
-    summary = render_summary(
-        merged,
-        colour=use_colour(stream),
-        exit_code=int(code),
-        report_path=str(output),
-    )
-    click.echo(summary, err=to_stderr, nl=False, color=use_colour(stream))
-    finish(code)
+    colour = use_colour(summary_stream(output))
+    summary = render_summary(merged, colour=colour, exit_code=int(code), report_path=str(output))
+    emit(code, summary, output=output, document=merged, colour=colour)

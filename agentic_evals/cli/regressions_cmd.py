@@ -3,17 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
 
 import click
 
-from agentic_evals.cli._exit import finish
+from agentic_evals.cli._exit import echo_findings, emit, finish, refuse
 from agentic_evals.exitcodes import ExitCode
-
-if TYPE_CHECKING:
-    from pydantic import BaseModel
-
-    from agentic_evals.documents.findings import Finding
 
 _PATH = click.Path(path_type=Path)
 _OUTPUT = click.option(
@@ -44,25 +38,6 @@ def regressions() -> None:
     """
 
 
-def _emit(findings: list[Finding]) -> None:
-    for finding in findings:
-        click.echo(finding.render(), err=True)
-
-
-def _input_error(command: str, error: Exception) -> NoReturn:
-    click.echo(f"agentic-evals regressions {command}: {error}", err=True)
-    finish(ExitCode.INVALID)
-
-
-def _write(output: Path | None, document: BaseModel, text: str) -> None:
-    from agentic_evals.reports.json_out import write_model_atomic
-
-    if output is not None:
-        write_model_atomic(output, document)
-    # With the JSON on stdout ("-o -"), the summary moves to stderr.
-    click.echo(text, nl=False, err=output is not None and str(output) == "-")
-
-
 @regressions.command(
     "show",
     epilog=(
@@ -89,15 +64,14 @@ def show(skill_dir: Path, output: Path | None, freshness_days: int, report_only:
     try:
         outcome = show_skill(skill_dir, freshness_days)
     except RegressionsInputError as error:
-        _input_error("show", error)
-    _emit(outcome.load.findings)
+        refuse("regressions show", error)
+    echo_findings(outcome.load.findings)
     if outcome.show is None:
         click.echo(f"{outcome.load.path}: invalid registry", err=True)
         finish(ExitCode.INVALID)
     attention = needs_attention(outcome.show.summary) and not report_only
     code = ExitCode.NOT_READY if attention else ExitCode.OK
-    _write(output, outcome.show, render_show(outcome.show, int(code)))
-    finish(code)
+    emit(code, render_show(outcome.show, int(code)), output=output, document=outcome.show)
 
 
 @regressions.command(
@@ -126,17 +100,16 @@ def audit(root: Path, output: Path | None, freshness_days: int, report_only: boo
     try:
         document = audit_tree(root, freshness_days)
     except RegressionsInputError as error:
-        _input_error("audit", error)
+        refuse("regressions audit", error)
     for skill in document.skills:
-        _emit([finding for finding in skill.findings if finding.severity == "error"])
+        echo_findings([finding for finding in skill.findings if finding.severity == "error"])
     if document.summary.invalid:
         code = ExitCode.INVALID
     elif needs_attention(document.summary.regressions) and not report_only:
         code = ExitCode.NOT_READY
     else:
         code = ExitCode.OK
-    _write(output, document, render_audit(document, int(code)))
-    finish(code)
+    emit(code, render_audit(document, int(code)), output=output, document=document)
 
 
 @regressions.command(
@@ -186,8 +159,8 @@ def verify(
     try:
         outcome = verify_skill(skill_dir, options)
     except (RegressionsInputError, RegistryChangedError) as error:
-        _input_error("verify", error)
-    _emit(outcome.load.findings)
+        refuse("regressions verify", error)
+    echo_findings(outcome.load.findings)
     if outcome.verify is None:
         click.echo(f"{outcome.load.path}: invalid registry; nothing was run", err=True)
         finish(ExitCode.INVALID)
@@ -198,5 +171,4 @@ def verify(
         code = ExitCode.NOT_READY
     else:
         code = ExitCode.OK
-    _write(output, document, render_verify(document, int(code)))
-    finish(code)
+    emit(code, render_verify(document, int(code)), output=output, document=document)

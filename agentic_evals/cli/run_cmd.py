@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from agentic_evals.cli._exit import finish
+from agentic_evals.cli._exit import echo_findings, emit, finish, summary_stream
+from agentic_evals.contract.vocabulary import DEFAULT_RUN_TIER, QUALIFICATION_TIERS
 from agentic_evals.exitcodes import ExitCode
 
 if TYPE_CHECKING:
@@ -73,8 +73,8 @@ if TYPE_CHECKING:
 )
 @click.option(
     "--tier",
-    type=click.Choice(["system_test", "full_integration", "simulated", "unit", "not_required"]),
-    default="unit",
+    type=click.Choice(QUALIFICATION_TIERS),
+    default=DEFAULT_RUN_TIER,
     show_default=True,
     help="Qualification tier of the environment this run happens in; a passing case reaches "
     "the lower of it and its own qualification.required_up_to.",
@@ -109,7 +109,7 @@ def run(
     from agentic_evals.evaluation.evaluate import RunOptions, UnknownCaseError, evaluate
     from agentic_evals.evidence.gates import load_fixture
     from agentic_evals.judge.shard import ShardError, resolve_shard
-    from agentic_evals.reports.json_out import check_writable, write_model_atomic
+    from agentic_evals.reports.json_out import check_writable
     from agentic_evals.reports.text import render_summary, use_colour
 
     try:
@@ -119,8 +119,7 @@ def run(
     if output is not None:
         check_writable(output)  # before anything runs, not after a long run
     loaded = load_fixture(fixture, strict=strict, gates=not focus)
-    for finding in loaded.findings:
-        click.echo(finding.render(), err=True)
+    echo_findings(loaded.findings)
     if loaded.model is None:
         click.echo(f"{fixture}: rejected; nothing was run", err=True)
         finish(ExitCode.INVALID)
@@ -146,16 +145,8 @@ def run(
         code = ExitCode.OK
     else:
         code = ExitCode.NOT_READY
-    if output is not None:
-        write_model_atomic(output, report)
-    # With the JSON on stdout ("-o -"), the summary moves to stderr.
-    to_stderr = output is not None and str(output) == "-"
-    stream = sys.stderr if to_stderr else sys.stdout
+    colour = use_colour(summary_stream(output))
     summary = render_summary(
-        report,
-        colour=use_colour(stream),
-        exit_code=int(code),
-        report_path=str(output) if output else None,
+        report, colour=colour, exit_code=int(code), report_path=str(output) if output else None
     )
-    click.echo(summary, err=to_stderr, nl=False, color=use_colour(stream))
-    finish(code)
+    emit(code, summary, output=output, document=report, colour=colour)

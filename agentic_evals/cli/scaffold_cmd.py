@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from agentic_evals.cli._exit import finish
+from agentic_evals.cli._exit import finish, refuse
 from agentic_evals.exitcodes import ExitCode
 
 
@@ -39,8 +39,7 @@ def scaffold_fixture(skill_dir: Path, output: Path | None, force: bool) -> None:
         scaffold = build_scaffold(skill_dir, output)
         write_scaffold(scaffold, force=force)
     except ScaffoldError as error:
-        click.echo(f"agentic-evals scaffold-fixture: {error}", err=True)
-        finish(ExitCode.INVALID)
+        refuse("scaffold-fixture", error)
     if str(scaffold.path) != "-":
         names = ", ".join(case.name for case in scaffold.fixture.cases)
         click.echo(f"wrote {scaffold.path} (eval_kind: scaffold; cases: {names})", err=True)
