@@ -52,7 +52,7 @@ SPLIT_SCRIPT = """\
 import importlib, json, subprocess, sys, time
 from pathlib import Path
 start = time.perf_counter()
-load = importlib.import_module("agentic_evals.contract.load")
+load = importlib.import_module("agentic_evals.evidence.gates")
 evaluate = importlib.import_module("agentic_evals.evaluation.evaluate")
 imported = time.perf_counter()
 loaded = load.load_fixture(Path(sys.argv[1]))
@@ -338,7 +338,7 @@ def in_process_split(bench: Bench, fixture: Path, spawns: int) -> None:
         f"(a) info: in one process, evaluate() of {spawns} trials vs bare loop: "
         f"{median['evaluate']:.3f} s / {median['loop']:.3f} s = "
         f"{median['evaluate'] / median['loop']:.2f}x (readiness {'/'.join(sorted(verdicts))}); "
-        f"cold import of contract.load + evaluate {median['import']:.3f} s",
+        f"cold import of evidence.gates + evaluation.evaluate {median['import']:.3f} s",
         None,
     )
 

@@ -72,8 +72,11 @@ def _load(target: str) -> click.Command:
     epilog="Example: agentic-evals run fixtures/agentic_eval.json --output report.json",
 )
 @click.version_option(__version__, prog_name="agentic-evals")
-@click.option("--debug", is_flag=True, help="Show a traceback for internal errors.")
-def cli(debug: bool) -> None:
+# Read from the raw arguments (run_cli), since an internal error may come before click parses.
+@click.option(
+    "--debug", is_flag=True, expose_value=False, help="Show a traceback for internal errors."
+)
+def cli() -> None:
     """Decide from evidence whether an agent skill or workflow is ready.
 
     Exit codes: 0 success (run: READY), 1 not ready, 2 invalid input or

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -57,11 +57,8 @@ __all__ = [
     "Verdict",
     "analyze",
     "classify",
-    "feeds_stubs",
-    "is_trivial_command",
     "program_name",
     "python_invocation",
-    "reaches_entrypoint",
     "shell_invocation",
     "simple_commands",
     "skill_root",
@@ -191,27 +188,6 @@ def analyze(argv: Sequence[str], ctx: CommandContext) -> CommandAnalysis:
     commands = simple_commands(argv, ctx.env)
     verdicts = tuple(classify(cmd, ctx) for cmd in commands)
     return CommandAnalysis(tuple(argv), tuple(commands), verdicts, tuple(_stub_words(commands)))
-
-
-def reaches_entrypoint(argv: Sequence[str], ctx: CommandContext) -> Verdict | None:
-    """The first entrypoint ``argv`` reaches, or ``None``."""
-    entrypoints = analyze(argv, ctx).entrypoints
-    return entrypoints[0][1] if entrypoints else None
-
-
-def is_trivial_command(argv: Sequence[str], env: Mapping[str, str] | None = None) -> bool:
-    """True when every simple command of ``argv`` is trivial or shell bookkeeping."""
-    return all(
-        (verdict := _static_verdict(cmd.argv)) is not None
-        and verdict.kind in ("trivial", "neutral")
-        and not cmd.unparsed
-        for cmd in simple_commands(argv, env)
-    )
-
-
-def feeds_stubs(argv: Sequence[str], env: Mapping[str, str] | None = None) -> list[str]:
-    """Arguments (or input redirections) of ``argv`` that are paths under ``fixtures/``."""
-    return _stub_words(simple_commands(argv, env))
 
 
 def _stub_words(commands: Sequence[SimpleCommand]) -> list[str]:

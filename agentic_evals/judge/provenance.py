@@ -2,8 +2,8 @@
 
 Evidence identity (SPEC section 4): a case is identified by two hashes of its
 *raw* fixture form (as parsed, before defaults are filled in, so a new model
-default does not silently change every hash): ``test_source_sha256`` over
-the case without ``expected``, and ``oracle_sha256`` over ``expected``.
+default does not silently change every hash): ``test_source_sha256``
+(:func:`source_sha256`) over the case without ``expected``, and ``oracle_sha256`` over ``expected``.
 
 Git metadata is read from the files under ``.git`` without spawning ``git``.
 Refs stored in the ``reftable`` format are not read (the sha is then None).
@@ -43,13 +43,9 @@ def canonical_json(value: Any) -> bytes:
     return text.encode("utf-8")
 
 
-def test_source_sha256(raw_case: Mapping[str, Any]) -> str:
+def source_sha256(raw_case: Mapping[str, Any]) -> str:
     """Return the hex sha256 of the canonical JSON of a raw case without ``expected``."""
     return sha256_bytes(canonical_json({k: v for k, v in raw_case.items() if k != "expected"}))
-
-
-# Not a pytest test, despite the name pytest collects by.
-test_source_sha256.__test__ = False  # type: ignore[attr-defined]
 
 
 def oracle_sha256(raw_case: Mapping[str, Any]) -> str:

@@ -16,7 +16,7 @@ from agentic_evals.judge.provenance import (
     oracle_sha256,
     repo_info,
     sha256_bytes,
-    test_source_sha256,
+    source_sha256,
 )
 from agentic_evals.judge.tiers import apply_system_test, qualification_report
 from agentic_evals.redact import redact_argv
@@ -55,7 +55,7 @@ def case_report(run: CaseRun, fixture: Fixture, facts: CaseEvidence) -> CaseRepo
         evidence_disqualifiers=facts.disqualifiers,
         supports_claims=list(case.supports_claims),
         seams=list(case.seams),
-        test_source_sha256=test_source_sha256(run.raw),
+        test_source_sha256=source_sha256(run.raw),
         oracle_sha256=oracle_sha256(run.raw),
         passed_trials=passed,
         total_trials=len(trials),

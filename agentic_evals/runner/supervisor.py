@@ -17,14 +17,8 @@ from agentic_evals import clock
 from agentic_evals.runner.capture import StreamSink
 from agentic_evals.runner.handles import Handle, HandleSet
 from agentic_evals.runner.pump import PipePump
-from agentic_evals.runner.reaper import (
-    Identity,
-    TrialTracker,
-    add_leader,
-    discard_leader,
-    in_group,
-    is_live,
-)
+from agentic_evals.runner.reaper import Identity, add_leader, discard_leader, in_group, is_live
+from agentic_evals.runner.tracker import TrialTracker
 
 _FINAL_DRAIN_SECONDS = 2.0
 _KILL_WAIT_SECONDS = 5.0

@@ -85,10 +85,6 @@ class StraceTracer:
         found = _ready()
         return found if isinstance(found, str) else None
 
-    def available(self) -> bool:
-        """Whether strace can trace here."""
-        return self.problem() is None
-
     def wrap(self, argv: Sequence[str], env: Mapping[str, str], workdir: Path) -> Launch:
         """Return the command line and environment that run ``argv`` under strace.
 

@@ -15,10 +15,6 @@ from agentic_evals.contract.vocabulary import Criticality
 from agentic_evals.documents.base import InputModel
 from agentic_evals.documents.schema_gen import SchemaSpec
 
-REQUIREMENTS_SCHEMA = "agentic_evals.requirements.v1"
-INVENTORY_SCHEMA = "agentic_evals.interaction_inventory.v1"
-STATE_GRAPH_SCHEMA = "agentic_evals.state_graph.v1"
-
 QID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:-]*$"
 """A QID: letters, digits and ``_ . : -``, starting with a letter or digit."""
 Qid = Annotated[str, Field(pattern=QID_PATTERN)]
