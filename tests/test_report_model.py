@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from agentic_evals.reports.model import (
     CASE_OUTCOMES,
     REPORT_SCHEMA,
@@ -78,3 +80,18 @@ def test_report_v2_capability_readiness_and_qualification_fields() -> None:
     assert aliases(QualificationReport) == {
         "run_tier", "require_system_test", "passed_at", "not_passed", "missing_system_test",
     }  # fmt: skip
+
+
+def test_every_document_a_test_writes_is_held_to_its_schema() -> None:
+    # tests/conftest.py checks each written document against its committed schema.
+    from pydantic import Field
+
+    from agentic_evals.documents.base import OutputModel
+    from agentic_evals.reports import json_out
+
+    class Forged(OutputModel):
+        schema_: str = Field("agentic_evals.report.v2", alias="schema")
+        readiness: str = "READY"
+
+    with pytest.raises(AssertionError, match=r"agentic_evals\.report\.v2"):
+        json_out.dump_model(Forged())

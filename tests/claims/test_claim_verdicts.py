@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
-from builders import case_report
+from builders import RECEIPT, case_report
 from claims_helpers import (
-    RECEIPT,
     claim,
     claim_of,
     cli_run,
@@ -91,7 +91,8 @@ def test_claim_verdict(
 
 
 def judged(verdict: str, criticality: str = "critical") -> ClaimReadiness:
-    return ClaimReadiness.model_construct(verdict=verdict, criticality=criticality)
+    fields: dict[str, Any] = {"verdict": verdict, "criticality": criticality}
+    return ClaimReadiness.model_construct(**fields)
 
 
 @pytest.mark.parametrize(

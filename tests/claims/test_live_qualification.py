@@ -174,7 +174,7 @@ def test_browser_driven_ask_workflows_must_execute_and_read_run_artifacts_back(
     )
     result = qualify(tmp_path, case)
     assert result.disqualifiers == [f"LIVE_ASK_{code}" for code in codes]
-    assert result.live_qualified is not codes
+    assert result.live_qualified == (not codes)
 
 
 def test_ask_rule_applies_to_the_ask_skills_own_run_sh(tmp_path: Path) -> None:

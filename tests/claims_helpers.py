@@ -15,7 +15,7 @@ from agentic_evals.evaluation.evaluate import RunOptions, evaluate
 from agentic_evals.evidence.gates import load_fixture
 from agentic_evals.reports.model import Report
 
-SELFTEST = Path(__file__).resolve().parent / "selftest"
+SELFTEST = Path(__file__).resolve().parent / "claims" / "selftest"
 
 
 def copy_selftest(name: str, tmp_path: Path) -> Path:
