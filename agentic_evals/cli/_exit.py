@@ -22,6 +22,13 @@ def finish(code: ExitCode) -> NoReturn:
     raise AssertionError("unreachable")  # pragma: no cover - exit() raises
 
 
+def verdict_code(*, not_ready: bool, report_only: bool = False, invalid: bool = False) -> ExitCode:
+    """2 for invalid input; else 1 when not ready (unless ``--report-only``); else 0."""
+    if invalid:
+        return ExitCode.INVALID
+    return ExitCode.NOT_READY if not_ready and not report_only else ExitCode.OK
+
+
 def refuse(command: str, error: Exception | str) -> NoReturn:
     """Say why ``command`` cannot work on its input, and exit 2 (invalid input or usage)."""
     click.echo(f"agentic-evals {command}: {error}", err=True)

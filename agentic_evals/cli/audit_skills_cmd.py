@@ -6,8 +6,7 @@ from pathlib import Path
 
 import click
 
-from agentic_evals.cli._exit import emit, refuse
-from agentic_evals.exitcodes import ExitCode
+from agentic_evals.cli._exit import emit, refuse, verdict_code
 
 
 @click.command(
@@ -40,5 +39,5 @@ def audit_skills(root: Path, output: Path | None, only: tuple[str, ...]) -> None
         audit = run_audit(root, only)
     except AuditInputError as error:
         refuse("audit-skills", error)
-    code = ExitCode.OK if audit.summary.not_ready == 0 else ExitCode.NOT_READY
+    code = verdict_code(not_ready=audit.summary.not_ready > 0)
     emit(code, render_audit(audit, int(code)), output=output, document=audit)

@@ -6,8 +6,7 @@ from pathlib import Path
 
 import click
 
-from agentic_evals.cli._exit import emit, refuse
-from agentic_evals.exitcodes import ExitCode
+from agentic_evals.cli._exit import emit, refuse, verdict_code
 
 _OUTPUT_HELP = "Write the JSON document here ('-': stdout)."
 _REPORT_ONLY_HELP = "Exit 0 whatever the verdict."
@@ -48,12 +47,11 @@ def show(skill_dir: Path, output: Path | None, report_only: bool) -> None:
         report = show_coverage(skill_dir)
     except CoverageInputError as error:
         refuse("coverage show", error)
-    if any(item.code == codes.COV_FIXTURE_UNREADABLE for item in report.findings):
-        code = ExitCode.INVALID
-    elif report.summary.verdict == "NOT_READY" and not report_only:
-        code = ExitCode.NOT_READY
-    else:
-        code = ExitCode.OK
+    code = verdict_code(
+        invalid=any(item.code == codes.COV_FIXTURE_UNREADABLE for item in report.findings),
+        not_ready=report.summary.verdict == "NOT_READY",
+        report_only=report_only,
+    )
     emit(code, render_report(report, int(code)), output=output, document=report)
 
 
@@ -78,6 +76,5 @@ def audit(root: Path, output: Path | None, report_only: bool) -> None:
         result = audit_coverage(root)
     except CoverageInputError as error:
         refuse("coverage audit", error)
-    not_ready = bool(result.summary.not_ready) and not report_only
-    code = ExitCode.NOT_READY if not_ready else ExitCode.OK
+    code = verdict_code(not_ready=bool(result.summary.not_ready), report_only=report_only)
     emit(code, render_audit(result, int(code)), output=output, document=result)

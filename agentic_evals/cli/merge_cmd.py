@@ -6,8 +6,7 @@ from pathlib import Path
 
 import click
 
-from agentic_evals.cli._exit import emit, refuse, summary_stream
-from agentic_evals.exitcodes import ExitCode
+from agentic_evals.cli._exit import emit, refuse, summary_stream, verdict_code
 
 
 @click.command(
@@ -40,7 +39,7 @@ def merge(reports: tuple[Path, ...], output: Path, report_only: bool) -> None:
         merged = merge_report_files(reports)
     except MergeError as error:
         refuse("merge", f"{error}; nothing was written")
-    code = ExitCode.OK if merged.readiness == "READY" or report_only else ExitCode.NOT_READY
+    code = verdict_code(not_ready=merged.readiness != "READY", report_only=report_only)
     colour = use_colour(summary_stream(output))
     summary = render_summary(merged, colour=colour, exit_code=int(code), report_path=str(output))
     emit(code, summary, output=output, document=merged, colour=colour)

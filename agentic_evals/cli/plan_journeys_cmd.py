@@ -6,8 +6,7 @@ from pathlib import Path
 
 import click
 
-from agentic_evals.cli._exit import echo_findings, emit, refuse
-from agentic_evals.exitcodes import ExitCode
+from agentic_evals.cli._exit import echo_findings, emit, refuse, verdict_code
 
 _FILE = click.Path(path_type=Path)
 
@@ -72,8 +71,7 @@ def plan_journeys(
         refuse("plan-journeys", "invalid input; nothing was written")
     plan = result.plan
     echo_findings(plan.findings)
-    ok = plan.summary.critical_bound or report_only
-    code = ExitCode.OK if ok else ExitCode.NOT_READY
+    code = verdict_code(not_ready=not plan.summary.critical_bound, report_only=report_only)
     if scaffold_output is not None:
         write_model_atomic(scaffold_output, scaffold_fragment(plan))
     emit(code, render_plan(plan, int(code)), output=output, document=plan)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from agentic_evals.cli._exit import echo_findings, emit, finish, refuse
+from agentic_evals.cli._exit import echo_findings, emit, finish, refuse, verdict_code
 from agentic_evals.exitcodes import ExitCode
 
 _PATH = click.Path(path_type=Path)
@@ -69,8 +69,7 @@ def show(skill_dir: Path, output: Path | None, freshness_days: int, report_only:
     if outcome.show is None:
         click.echo(f"{outcome.load.path}: invalid registry", err=True)
         finish(ExitCode.INVALID)
-    attention = needs_attention(outcome.show.summary) and not report_only
-    code = ExitCode.NOT_READY if attention else ExitCode.OK
+    code = verdict_code(not_ready=needs_attention(outcome.show.summary), report_only=report_only)
     emit(code, render_show(outcome.show, int(code)), output=output, document=outcome.show)
 
 
@@ -103,12 +102,11 @@ def audit(root: Path, output: Path | None, freshness_days: int, report_only: boo
         refuse("regressions audit", error)
     for skill in document.skills:
         echo_findings([finding for finding in skill.findings if finding.severity == "error"])
-    if document.summary.invalid:
-        code = ExitCode.INVALID
-    elif needs_attention(document.summary.regressions) and not report_only:
-        code = ExitCode.NOT_READY
-    else:
-        code = ExitCode.OK
+    code = verdict_code(
+        invalid=bool(document.summary.invalid),
+        not_ready=needs_attention(document.summary.regressions),
+        report_only=report_only,
+    )
     emit(code, render_audit(document, int(code)), output=output, document=document)
 
 
@@ -167,8 +165,8 @@ def verify(
     document = outcome.verify
     if outcome.interrupted_by is not None:
         code = ExitCode(128 + outcome.interrupted_by)
-    elif (document.unproven or document.weak) and not report_only:
-        code = ExitCode.NOT_READY
     else:
-        code = ExitCode.OK
+        code = verdict_code(
+            not_ready=bool(document.unproven or document.weak), report_only=report_only
+        )
     emit(code, render_verify(document, int(code)), output=output, document=document)

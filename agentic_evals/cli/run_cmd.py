@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from agentic_evals.cli._exit import echo_findings, emit, finish, summary_stream
+from agentic_evals.cli._exit import echo_findings, emit, finish, summary_stream, verdict_code
 from agentic_evals.contract.vocabulary import DEFAULT_RUN_TIER, QUALIFICATION_TIERS
 from agentic_evals.exitcodes import ExitCode
 
@@ -141,10 +141,8 @@ def run(
     report = evaluation.report
     if evaluation.interrupted_by is not None:
         code = ExitCode(128 + evaluation.interrupted_by)
-    elif report.readiness == "READY" or report_only:
-        code = ExitCode.OK
     else:
-        code = ExitCode.NOT_READY
+        code = verdict_code(not_ready=report.readiness != "READY", report_only=report_only)
     colour = use_colour(summary_stream(output))
     summary = render_summary(
         report, colour=colour, exit_code=int(code), report_path=str(output) if output else None

@@ -41,11 +41,19 @@ class InputSchemaGenerator(GenerateJsonSchema):
 
 
 def attribute_docs(model: type[BaseModel]) -> dict[str, str]:
-    """Return the docstrings written under the model's fields, by field name.
+    """Return the docstrings written under the model's fields (its bases' too), by field name.
 
     Read from the source here, when a schema is generated, rather than by
     pydantic at class creation, which would cost every start-up of the tool.
     """
+    docs: dict[str, str] = {}
+    for cls in reversed(model.__mro__):
+        if isinstance(cls, type) and issubclass(cls, BaseModel) and cls is not BaseModel:
+            docs.update(_own_docs(cls))
+    return docs
+
+
+def _own_docs(model: type[BaseModel]) -> dict[str, str]:
     module = sys.modules[model.__module__]
     tree = ast.parse(inspect.getsource(module))
     docs: dict[str, str] = {}

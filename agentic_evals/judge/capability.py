@@ -11,17 +11,22 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from typing import Any
 
 from agentic_evals import codes
 from agentic_evals.contract.models import CapabilityClaim, Case, Fixture
 from agentic_evals.contract.vocabulary import VALUE_BEARING
 from agentic_evals.evidence.facts import CaseEvidence
-from agentic_evals.judge.claims import DECLARATION, ClaimBasis
+from agentic_evals.judge.claims import ClaimBasis
 from agentic_evals.judge.exemptions import ExemptionStatus, judge_exemptions
 from agentic_evals.judge.identity import requalification_reasons
 from agentic_evals.judge.invariants import has_value_seam
-from agentic_evals.reports.model import CapabilityReadiness, CaseReport, ClaimEvidence, Threat
+from agentic_evals.reports.model import (
+    CapabilityReadiness,
+    CaseReport,
+    ClaimDeclaration,
+    ClaimEvidence,
+    Threat,
+)
 
 
 def required_classes(claim: CapabilityClaim) -> list[str]:
@@ -96,17 +101,20 @@ def run_bases(
     for claim in fixture.capability_claims:
         required = required_classes(claim)
         value_bearing = claim.claim_semantics == VALUE_BEARING
+        declaration = ClaimDeclaration(
+            id=claim.id,
+            description=claim.description,
+            criticality=claim.criticality,
+            claim_semantics=claim.claim_semantics,
+            domain_profile=claim.domain_profile,
+            evidence_required=required,
+            value_representation_seam=(
+                has_value_seam(fixture.seams, claim.id) if value_bearing else None
+            ),
+        )
         bases.append(
             ClaimBasis(
-                id=claim.id,
-                description=claim.description,
-                criticality=claim.criticality,
-                claim_semantics=claim.claim_semantics,
-                domain_profile=claim.domain_profile,
-                evidence_required=required,
-                value_representation_seam=(
-                    has_value_seam(fixture.seams, claim.id) if value_bearing else None
-                ),
+                declaration=declaration,
                 exemptions=judge_exemptions(claim.exemptions, required, today=today, now=now),
                 evidence=[
                     claim_evidence(claim, facts, report)
@@ -138,10 +146,10 @@ def merged_bases(
             for other in block.claims:
                 if other.id == claim.id:
                     evidence.update({entry.case: entry for entry in other.evidence})
-        declared: dict[str, Any] = {name: getattr(claim, name) for name in DECLARATION}
+        declared = {name: getattr(claim, name) for name in ClaimDeclaration.model_fields}
         bases.append(
             ClaimBasis(
-                **declared,
+                declaration=ClaimDeclaration(**declared),
                 exemptions=ExemptionStatus(
                     list(claim.exempt_evidence), list(claim.ignored_exemptions)
                 ),

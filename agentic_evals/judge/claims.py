@@ -25,7 +25,7 @@ else ``USABLE_WITH_GAPS``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, NamedTuple
+from typing import NamedTuple
 
 from agentic_evals import codes
 from agentic_evals.contract.vocabulary import LIVE_CLASSES, VALUE_BEARING
@@ -35,6 +35,7 @@ from agentic_evals.judge.invariants import independence, matrix, missing_represe
 from agentic_evals.reports.model import (
     CapabilityReadiness,
     CaseReport,
+    ClaimDeclaration,
     ClaimEvidence,
     ClaimReadiness,
     ClaimVerdict,
@@ -49,19 +50,9 @@ REQUALIFY = frozenset({codes.NOT_ADMITTED, codes.TEST_SOURCE_CHANGED, codes.ORAC
 class ClaimBasis(NamedTuple):
     """Everything a claim's verdict depends on, besides the case outcomes."""
 
-    id: str
-    description: str
-    criticality: str
-    claim_semantics: str | None
-    domain_profile: str | None
-    evidence_required: list[str]
-    value_representation_seam: bool | None
+    declaration: ClaimDeclaration
     exemptions: ExemptionStatus
     evidence: list[ClaimEvidence]
-
-
-DECLARATION: Final = ClaimBasis._fields[:7]
-"""The basis fields a judged claim reports as they were declared."""
 
 
 def _proven(status: CaseReport | None) -> bool:
@@ -114,7 +105,7 @@ def _per_class(
     exempt = {entry.evidence_class for entry in basis.exemptions.valid}
     per_class: dict[str, ClassVerdict] = {}
     class_cases: dict[str, list[str]] = {}
-    for evidence_class in basis.evidence_required:
+    for evidence_class in basis.declaration.evidence_required:
         verdict, cases = class_verdict(
             evidence_class, basis.evidence, statuses, exempt=evidence_class in exempt
         )
@@ -140,20 +131,20 @@ def _unqualified(evidence: Sequence[ClaimEvidence]) -> list[str]:
 
 def judge_claim(basis: ClaimBasis, statuses: Mapping[str, CaseReport]) -> ClaimReadiness:
     """Judge one claim from its basis and the outcomes of the cases."""
+    declared = basis.declaration
     per_class, class_cases = _per_class(basis, statuses)
-    value_bearing = basis.claim_semantics == VALUE_BEARING
+    value_bearing = declared.claim_semantics == VALUE_BEARING
 
     def passed(name: str) -> bool:
         return _proven(statuses.get(name))
 
     missing_reps = (
-        missing_representations(basis.domain_profile, basis.evidence, passed)
+        missing_representations(declared.domain_profile, basis.evidence, passed)
         if value_bearing
         else []
     )
-    declared: dict[str, Any] = {name: getattr(basis, name) for name in DECLARATION}
     return ClaimReadiness(
-        **declared,
+        **dict(declared),
         verdict=claim_verdict(per_class, representations_missing=bool(missing_reps)),
         per_class=per_class,
         class_cases=class_cases,
@@ -166,9 +157,11 @@ def judge_claim(basis: ClaimBasis, statuses: Mapping[str, CaseReport]) -> ClaimR
         shared_live_cases=[
             entry.case for entry in basis.evidence if codes.SHARED_LIVE_CASE in entry.ineligible
         ],
-        required_representations=list(matrix(basis.domain_profile)) if value_bearing else [],
+        required_representations=list(matrix(declared.domain_profile)) if value_bearing else [],
         missing_representations=missing_reps,
-        independence=independence(basis.evidence, basis.domain_profile) if value_bearing else None,
+        independence=(
+            independence(basis.evidence, declared.domain_profile) if value_bearing else None
+        ),
         threats=[entry.threat for entry in basis.evidence if entry.threat is not None],
         evidence=list(basis.evidence),
     )

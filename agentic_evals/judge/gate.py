@@ -62,7 +62,9 @@ def derive(
         case_readiness=readiness,
         capability_readiness=capability,
         claims_coverage={
-            basis.id: [case.name for case in cases if basis.id in case.supports_claims]
+            basis.declaration.id: [
+                case.name for case in cases if basis.declaration.id in case.supports_claims
+            ]
             for basis in claims or ()
         },
         case_count=len(cases),

@@ -5,6 +5,7 @@
 
 from agentic_evals.reports.model.claims import (
     CapabilityReadiness,
+    ClaimDeclaration,
     ClaimEvidence,
     ClaimReadiness,
     ExemptEvidence,
@@ -47,6 +48,7 @@ __all__ = [
     "CapabilityReadiness",
     "CaseOutcome",
     "CaseReport",
+    "ClaimDeclaration",
     "ClaimEvidence",
     "ClaimReadiness",
     "ClaimVerdict",

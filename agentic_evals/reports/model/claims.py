@@ -99,8 +99,8 @@ class Independence(OutputModel):
     """False flags the claim: its verifiers cover nothing beyond the producer's cases."""
 
 
-class ClaimReadiness(OutputModel):
-    """One capability claim: its declaration, evidence and verdict."""
+class ClaimDeclaration(OutputModel):
+    """What a claim declares, and whether the fixture declares the seam it needs."""
 
     id: str
     """Claim id."""
@@ -114,6 +114,13 @@ class ClaimReadiness(OutputModel):
     """Representation matrix of a value-bearing claim."""
     evidence_required: list[str]
     """Classes that must each be PROVEN."""
+    value_representation_seam: bool | None
+    """A critical ``value-representation`` seam is declared; null when not value-bearing."""
+
+
+class ClaimReadiness(ClaimDeclaration):
+    """One capability claim: its declaration, evidence and verdict."""
+
     verdict: ClaimVerdict
     """``PROVEN``, ``PARTIALLY_PROVEN``, ``BLOCKED_EXTERNAL``, ``FAILED`` or ``NOT_ESTABLISHED``."""
     per_class: dict[str, ClassVerdict]
@@ -138,8 +145,6 @@ class ClaimReadiness(OutputModel):
     """The matrix of a value-bearing claim (empty otherwise)."""
     missing_representations: list[str]
     """Representations without a passing, eligible adversarial supporting case."""
-    value_representation_seam: bool | None
-    """A critical ``value-representation`` seam is declared; null when not value-bearing."""
     independence: Independence | None
     """Producer/verifier independence; null when not value-bearing."""
     threats: list[Threat]
