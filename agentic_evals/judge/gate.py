@@ -54,11 +54,10 @@ def derive(
     by_name = {case.name: case for case in cases}
     capability = None if claims is None else aggregate([judge_claim(b, by_name) for b in claims])
     readiness = case_readiness(cases)
+    gate = readiness if capability is None else worse(readiness, capability.aggregate_readiness)
     counted = Counter(case.outcome for case in cases)
     return Verdicts(
-        readiness=readiness
-        if capability is None
-        else worse(readiness, capability.aggregate_readiness),
+        readiness=gate,
         case_readiness=readiness,
         capability_readiness=capability,
         claims_coverage={
