@@ -6,27 +6,26 @@ import json
 from pathlib import Path
 from typing import Any
 
-SOUND_FIXTURE: dict[str, Any] = {
-    "version": 2,
-    "skill": "placeholder",
-    "trials": 2,
-    "cases": [
-        {
-            "name": "tally",
-            "type": "positive",
-            "real_world": True,
-            "command": ["bash", "../run.sh", "tally"],
-            "expected": {"exit_code": 0, "stdout_contains": ["tallied"]},
-        },
-        {
-            "name": "rejects-garbage",
-            "type": "negative",
-            "real_world": True,
-            "command": ["bash", "../run.sh", "tally", "--garbage"],
-            "expected": {"exit_code": 2},
-        },
+from builders import case, fixture
+
+SOUND_FIXTURE: dict[str, Any] = fixture(
+    [
+        case(
+            "tally",
+            command=["bash", "../run.sh", "tally"],
+            expected={"exit_code": 0, "stdout_contains": ["tallied"]},
+            real_world=True,
+        ),
+        case(
+            "rejects-garbage",
+            "negative",
+            ["bash", "../run.sh", "tally", "--garbage"],
+            {"exit_code": 2},
+            real_world=True,
+        ),
     ],
-}
+    skill="placeholder",
+)
 
 
 def sound_fixture(skill: str) -> str:

@@ -14,20 +14,11 @@ from agentic_evals.cli import cli
 from agentic_evals.evidence.gates import load_fixture
 from agentic_evals.skills.apply import apply_scaffolds
 from agentic_evals.skills.audit import audit_skills
+from agentic_evals.skills.models import POSTURES
 
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="shared corpus not present")
 
-ALL_ZERO_POSTURES = dict.fromkeys(
-    [
-        "eval_provider",
-        "agentic_fixture",
-        "legacy_eval_fixture",
-        "delegates_to_eval_skill",
-        "eval_not_required",
-        "missing",
-    ],
-    0,
-)
+ALL_ZERO_POSTURES = dict.fromkeys(POSTURES, 0)
 
 
 @pytest.fixture
