@@ -15,7 +15,7 @@ from agentic_evals import clock
 from agentic_evals.commands.analysis import skill_root
 from agentic_evals.contract.load import LoadResult
 from agentic_evals.contract.models import Case, Fixture
-from agentic_evals.contract.vocabulary import QualificationTier
+from agentic_evals.contract.vocabulary import DEFAULT_RUN_TIER, QualificationTier
 from agentic_evals.judge.report import build_report
 from agentic_evals.judge.shard import Shard, hide_shard_variables, select
 from agentic_evals.reports.model import Report
@@ -45,7 +45,7 @@ class RunOptions:
     """The runner environment to start from (default: this process's)."""
     jobs: int = 1
     """Trials run at once; 1 runs them one after another."""
-    tier: QualificationTier = "unit"
+    tier: QualificationTier = DEFAULT_RUN_TIER
     """The qualification tier of the environment the run happens in (SPEC section 6)."""
     require_system_test: bool = False
     """Block required cases that must reach ``system_test`` and did not (MISSING_SYSTEM_TEST)."""
