@@ -137,7 +137,7 @@ MUTANTS = (
         "agentic_evals/evidence/checks.py",
         "asserts = bool(changes.added or changes.changed or changes.removed or changes.only)",
         "asserts = True",
-        "an empty workspace_changes assertion can fail and reads back (review 5.3)",
+        "an empty workspace_changes assertion can fail and reads back",
     ),
     Mutant(
         "M3",

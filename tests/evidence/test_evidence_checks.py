@@ -73,7 +73,7 @@ def test_what_reads_state_back(
 
 
 def test_an_empty_workspace_changes_assertion_is_neither_a_readback_nor_a_check() -> None:
-    # It asserts nothing: a program that does nothing satisfies it (review section 5.3).
+    # It asserts nothing: a program that does nothing satisfies it.
     checks = case_checks(make({"exit_code": 0, "workspace_changes": {}}))
     assert [(c.oracle, c.can_fail, c.reads_back) for c in checks] == [
         ("exit_code", False, False),

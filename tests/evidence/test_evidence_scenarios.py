@@ -14,8 +14,8 @@ RUN_SH = '#!/usr/bin/env bash\n[ "$1" = --bad ] && exit 2\necho done\n'
 
 
 def test_an_empty_workspace_changes_assertion_proves_no_live_claim(tmp_path: Path) -> None:
-    # The review's scenario (section 5.3): the skill only says "done"; the live case's
-    # one check besides its exit code is `workspace_changes: {}`, which asserts nothing.
+    # A skill that only says "done", and a live case whose one check besides its exit
+    # code is `workspace_changes: {}`, which asserts nothing: it must prove no live claim.
     live = case(
         "live-run",
         command=["bash", "run.sh"],  # in its workspace: a copy of the skill folder
