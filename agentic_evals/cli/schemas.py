@@ -28,6 +28,9 @@ SCHEMAS: Mapping[str, str] = {
     "coverage": "agentic_evals.coverage.models:COVERAGE_DOCUMENT",
     "coverage_audit": "agentic_evals.coverage.models:COVERAGE_AUDIT_DOCUMENT",
     "regressions": "agentic_evals.regressions.schema:REGISTRY_DOCUMENT",
+    "regressions_show": "agentic_evals.regressions.results:SHOW_DOCUMENT",
+    "regressions_audit": "agentic_evals.regressions.results:AUDIT_DOCUMENT",
+    "regressions_verify": "agentic_evals.regressions.results:VERIFY_DOCUMENT",
 }
 """Kind (as the ``schema`` command names it) to ``module:attribute`` of its spec."""
 
