@@ -64,3 +64,13 @@ def test_the_verify_help_example_verifies_the_own_registry(
     assert ran.exit_code == 0, ran.output
     assert "verified 3, unproven 0 (unprotected 0), weak 0, skipped 0" in ran.output
     assert digest(SOURCES) == before  # every bug went into a private copy only
+
+
+def test_the_proof_forms_sample_shows_each_form_and_its_verdict() -> None:
+    outcome = show_skill(FIXTURES / "samples" / "proof-forms")
+    assert outcome.show is not None and outcome.load.findings == []
+    assert [(r.regression_id, r.proof, r.proof_state) for r in outcome.show.rows] == [
+        ("total-minus", "mutation", "established"),
+        ("total-times", "patch", "established"),
+        ("echo-proof", "proof_command", "weak"),
+    ]
