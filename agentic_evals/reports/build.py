@@ -23,6 +23,7 @@ from agentic_evals.reports.model import (
     RunnerInfo,
     TrialReport,
 )
+from agentic_evals.skill_files import SkillFiles
 from agentic_evals.verdicts import case_outcome, case_problems, case_readiness, worse
 
 if TYPE_CHECKING:
@@ -50,7 +51,9 @@ def _outcome_counts(cases: list[CaseReport]) -> dict[str, int]:
     return {outcome: counted.get(outcome, 0) for outcome in CASE_OUTCOMES}
 
 
-def _case_report(run: CaseRun, fixture: Fixture, qualified: LiveQualification) -> CaseReport:
+def _case_report(
+    run: CaseRun, fixture: Fixture, qualified: LiveQualification, files: SkillFiles
+) -> CaseReport:
     trials: list[TrialReport] = [t.report for t in run.trials]
     problems = case_problems([t.problems for t in trials])
     # Every trial ran unless the run was interrupted during (or before) this case.
@@ -86,6 +89,11 @@ def _case_report(run: CaseRun, fixture: Fixture, qualified: LiveQualification) -
         total_trials=len(trials),
         pass_rate=passed / len(trials) if trials else None,
         trials=trials,
+        expected=run.raw.get("expected"),
+        must_exercise=list(case.must_exercise),
+        blocked_when_stdout_contains=list(case.blocked_when_stdout_contains),
+        infra_blocked_when=list(case.infra_blocked_when),
+        skill_files=files.of(case),
     )
 
 
@@ -93,11 +101,13 @@ def _judged_cases(
     fixture: Fixture, loaded: LoadResult, runs: list[CaseRun], tier: Tier, require: bool
 ) -> list[tuple[CaseReport, Case]]:
     """Each run's case report (live-qualified, held to the system-test rule) with its case."""
-    qualified = qualify_cases(fixture, loaded.path.resolve().parent)
+    fixture_dir = loaded.path.resolve().parent
+    qualified = qualify_cases(fixture, fixture_dir)
+    files = SkillFiles(fixture, fixture_dir)
     return [
         (
             apply_system_test(
-                _case_report(run, fixture, qualified[run.case.name]),
+                _case_report(run, fixture, qualified[run.case.name], files),
                 run.case,
                 tier,
                 require=require,

@@ -143,6 +143,20 @@ class CaseReport(_Out):
     """passed / total, null when no trial ran."""
     trials: list[TrialReport]
     """The trials, in order."""
+    expected: dict[str, JsonValue] | None = None
+    """The case's declared oracles, its ``expected`` as written (``oracle_sha256`` is their
+    hash); null in reports that predate this field. ``compare`` reads what a case checks here."""
+    must_exercise: list[str] | None = None
+    """The case's declared ``must_exercise`` contracts; null in reports that predate this field."""
+    blocked_when_stdout_contains: list[str] | None = None
+    """Markers that make a trial BLOCKED, as declared; null in reports that predate this field."""
+    infra_blocked_when: list[str] | None = None
+    """Markers that make a failing trial INFRA_BLOCKED, as declared; null in reports that
+    predate this field."""
+    skill_files: dict[str, str] | None = None
+    """Skill-relative POSIX path to ``sha256:<hex>`` of every skill-tree file the case's
+    command runs (its entrypoints, as the structural reading of the command resolves them);
+    null in reports that predate this field."""
 
 
 class Interval(_Out):
@@ -216,6 +230,20 @@ class ShardInfo(_Out):
     """How many shards the fixture's cases were split into."""
 
 
+class ConfigurationReport(_Out):
+    """The options a run or merge used, and where each came from (``docs/configuration.md``)."""
+
+    file: str | None
+    """The configuration file read; null when none was found or with ``--no-config``."""
+    enabled: bool
+    """False with ``--no-config``: no file was looked for."""
+    values: dict[str, JsonValue]
+    """Every configurable option's resolved value (paths as given, or resolved from the
+    configuration file's directory)."""
+    sources: dict[str, Literal["flag", "config", "default"]]
+    """Where each value came from: a command-line flag (which wins), the file, or the default."""
+
+
 class Report(_Out):
     """A run report."""
 
@@ -263,6 +291,8 @@ class Report(_Out):
     """Cases by the highest qualification tier they passed at (SPEC section 6)."""
     shard: ShardInfo | None = None
     """The shard this run covered (``--shard K/N``); null for a full, focused or merged run."""
+    configuration: ConfigurationReport | None = None
+    """The resolved configuration of the run or merge; null when it was not recorded."""
     generated_at: str
     """ISO 8601 UTC time the report was written."""
     duration_ms: int
