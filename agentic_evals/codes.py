@@ -184,6 +184,7 @@ COV_REQUIRED_EVIDENCE: Final = "AE-COV-REQUIRED-EVIDENCE"
 COV_VALUE_SEAM: Final = "AE-COV-VALUE-SEAM"
 COV_REGISTRY: Final = "AE-COV-REGISTRY"
 COV_REGRESSION_SEAM: Final = "AE-COV-REGRESSION-SEAM"
+COV_UNCOVERED_SEAM: Final = "AE-COV-UNCOVERED-SEAM"
 
 COVERAGE_RULES: Final[dict[str, str]] = {
     COV_FIXTURE_REJECTED: "the fixture does not load; coverage analyses the document as written",
@@ -199,6 +200,8 @@ COVERAGE_RULES: Final[dict[str, str]] = {
     COV_VALUE_SEAM: "a value-bearing claim needs a critical seam of type value-representation",
     COV_REGISTRY: "the regressions registry must be readable, with a regression_id per record",
     COV_REGRESSION_SEAM: "a regression's seam ids should name declared seams",
+    COV_UNCOVERED_SEAM: "a seam needs a capable guard (an oracle that can fail) in every "
+    "required evidence class",
 }
 
 # Why a case that lists a seam cannot guard it (coverage `weak_cases`).
@@ -223,3 +226,72 @@ REG_STALE_LIVE_PROOF: Final = "STALE_LIVE_PROOF"
 REG_WEAK_PROOF: Final = "WEAK_PROOF"
 REG_RETIRED: Final = "RETIRED"
 REG_EXEMPT: Final = "EXEMPT"
+
+# Rule texts of the run-time problem codes and of the regression audit's issues, for
+# outputs that name a rule per code (SARIF, JUnit).
+PROBLEM_RULES: Final[dict[str, str]] = {
+    EXIT_CODE: "the command must end with the expected exit code",
+    STDOUT_MISSING: "stdout must contain every stdout_contains string",
+    STDERR_MISSING: "stderr must contain every stderr_contains string",
+    STDOUT_FORBIDDEN: "stdout must not contain any stdout_excludes string",
+    STDERR_FORBIDDEN: "stderr must not contain any stderr_excludes string",
+    STREAM_TRUNCATED: "an excludes check on a stream cut at its cap fails closed",
+    ARTIFACT_MISSING: "the artifact must exist",
+    ARTIFACT_PRESENT: "the artifact must be absent",
+    ARTIFACT_TOO_SMALL: "the artifact must hold at least min_bytes bytes",
+    ARTIFACT_HASH: "the artifact's sha256 must match",
+    ARTIFACT_NOT_JSON: "the artifact must be valid JSON",
+    ARTIFACT_POINTER: "the JSON pointer must resolve in the artifact",
+    ARTIFACT_MISMATCH: "the value at the pointer must equal the expected value",
+    ARTIFACT_REGEX: "the artifact's content must match content_regex",
+    ARTIFACT_EXCLUDED: "the artifact's content must not contain content_excludes",
+    ARTIFACT_NO_MATCH: "an artifact glob must match at least one path",
+    ARTIFACT_UNSAFE_PATH: "artifact paths must stay inside the fixture directory or workspace",
+    ARTIFACT_TOO_LARGE: "an artifact read for its content must fit the read limit",
+    ARTIFACT_UNREADABLE: "an artifact read for its content must be readable",
+    TIMEOUT: "the command must end within its timeout",
+    ORPHAN_PROCESS: "the command must leave no process running",
+    EXEC_FAILED: "the program must start",
+    BLOCKED_MARKER: "a blocked marker in the output makes the trial BLOCKED",
+    INFRA_BLOCKED: "an infrastructure marker makes a failing trial INFRA_BLOCKED",
+    NOT_EXERCISED: "every must_exercise contract must be executed during the trial",
+    TRACE_UNAVAILABLE: "must_exercise needs an exec tracer",
+    INTERRUPTED: "a case must run all its trials",
+    MISSING_SYSTEM_TEST: "a case required up to system_test must pass at that tier",
+    WORKSPACE_UNAVAILABLE: "a trial's workspace copy must be made",
+    WORKSPACE_CHANGE_MISSING: "every workspace_changes pattern must match a change",
+    WORKSPACE_CHANGE_UNEXPECTED: "with only: true, every change must match a pattern",
+}
+
+UNMAPPED_INCIDENT: Final = "UNMAPPED_INCIDENT"
+"""An open incident that no regression maps (SARIF rule of ``regressions show|audit``)."""
+
+REGRESSION_ISSUE_RULES: Final[dict[str, str]] = {
+    REG_UNPROTECTED: "an ACTIVE regression's retained case must stay in a fixture that loads",
+    REG_NEVER_PROVEN: "an ACTIVE regression needs a fail-before-fix proof with last_proven",
+    REG_STALE_LIVE_PROOF: "a live-class guard must be proven within the freshness window",
+    REG_WEAK_PROOF: "a proof must name a failure_code or expected_markers",
+    REG_RETIRED: "a RETIRED regression is listed, not audited",
+    REG_EXEMPT: "an EXEMPT regression is listed, not audited",
+    UNMAPPED_INCIDENT: "an open incident must be mapped by a regression",
+}
+
+_RULE_TABLES: Final = (
+    RULES,
+    EVAL_RULES,
+    JOURNEY_RULES,
+    CLAIM_RULES,
+    DISQUALIFIER_RULES,
+    COVERAGE_RULES,
+    REGRESSION_RULES,
+    PROBLEM_RULES,
+    REGRESSION_ISSUE_RULES,
+)
+
+
+def rule_text(code: str) -> str | None:
+    """The rule a stable code enforces, in words; None for a code without one."""
+    for table in _RULE_TABLES:
+        if code in table:
+            return table[code]
+    return None

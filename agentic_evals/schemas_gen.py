@@ -208,6 +208,10 @@ _DOCUMENTS: dict[str, _Document] = {
         "agentic_evals.coverage.models", "CoverageAudit", "output",
         "agentic-evals seam coverage of a skill tree (agentic_evals.coverage_audit.v1)",
     ),
+    "compare.schema.json": _Document(
+        "agentic_evals.compare.models", "Comparison", "output",
+        "agentic-evals comparison of two runs (agentic_evals.compare.v1)",
+    ),
     "regressions.schema.json": _Document(
         "agentic_evals.regressions.models", "RegressionRegistry", "input",
         "agentic-evals regression registry (agentic_evals.regressions.v1)",

@@ -38,10 +38,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill...\n"
         "  audit-skills      Audit every skill folder...\n"
+        "  compare           Compare HEAD with BASE...\n"
         "  coverage          Which seams have guards...\n"
         "  merge             Merge the reports of the...\n"
         "  plan-journeys     Bind requirements to the...\n"
         "  regressions       Audit and verify a...\n"
+        "  report            Render REPORT (an...\n"
         "  run               Load and gate FIXTURE,...\n"
         "  scaffold-fixture  Write a first fixture...\n"
         "  schema            Print the JSON Schema...\n"
@@ -69,10 +71,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill...\n"
         "  audit-skills      Audit every skill folder...\n"
+        "  compare           Compare HEAD with BASE...\n"
         "  coverage          Which seams have guards...\n"
         "  merge             Merge the reports of the...\n"
         "  plan-journeys     Bind requirements to the...\n"
         "  regressions       Audit and verify a skill's...\n"
+        "  report            Render REPORT (an...\n"
         "  run               Load and gate FIXTURE, run...\n"
         "  scaffold-fixture  Write a first fixture...\n"
         "  schema            Print the JSON Schema...\n"
@@ -100,10 +104,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill...\n"
         "  audit-skills      Audit every skill folder (a...\n"
+        "  compare           Compare HEAD with BASE...\n"
         "  coverage          Which seams have guards...\n"
         "  merge             Merge the reports of the...\n"
         "  plan-journeys     Bind requirements to the...\n"
         "  regressions       Audit and verify a skill's...\n"
+        "  report            Render REPORT (an...\n"
         "  run               Load and gate FIXTURE, run...\n"
         "  scaffold-fixture  Write a first fixture...\n"
         "  schema            Print the JSON Schema...\n"
@@ -131,10 +137,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of...\n"
         "  audit-skills      Audit every skill folder (a...\n"
+        "  compare           Compare HEAD with BASE...\n"
         "  coverage          Which seams have guards that...\n"
         "  merge             Merge the reports of the...\n"
         "  plan-journeys     Bind requirements to the...\n"
         "  regressions       Audit and verify a skill's...\n"
+        "  report            Render REPORT (an...\n"
         "  run               Load and gate FIXTURE, run...\n"
         "  scaffold-fixture  Write a first fixture...\n"
         "  schema            Print the JSON Schema (draft...\n"
@@ -162,10 +170,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of...\n"
         "  audit-skills      Audit every skill folder (a...\n"
+        "  compare           Compare HEAD with BASE (report...\n"
         "  coverage          Which seams have guards that...\n"
         "  merge             Merge the reports of the...\n"
         "  plan-journeys     Bind requirements to the...\n"
         "  regressions       Audit and verify a skill's...\n"
+        "  report            Render REPORT (an...\n"
         "  run               Load and gate FIXTURE, run...\n"
         "  scaffold-fixture  Write a first fixture...\n"
         "  schema            Print the JSON Schema (draft...\n"
@@ -193,10 +203,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of...\n"
         "  audit-skills      Audit every skill folder (a...\n"
+        "  compare           Compare HEAD with BASE (report...\n"
         "  coverage          Which seams have guards that...\n"
         "  merge             Merge the reports of the shards...\n"
         "  plan-journeys     Bind requirements to the...\n"
         "  regressions       Audit and verify a skill's...\n"
+        "  report            Render REPORT (an...\n"
         "  run               Load and gate FIXTURE, run...\n"
         "  scaffold-fixture  Write a first fixture...\n"
         "  schema            Print the JSON Schema (draft...\n"
@@ -224,10 +236,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of...\n"
         "  audit-skills      Audit every skill folder (a...\n"
+        "  compare           Compare HEAD with BASE (report...\n"
         "  coverage          Which seams have guards that can...\n"
         "  merge             Merge the reports of the shards...\n"
         "  plan-journeys     Bind requirements to the...\n"
         "  regressions       Audit and verify a skill's...\n"
+        "  report            Render REPORT (an...\n"
         "  run               Load and gate FIXTURE, run every...\n"
         "  scaffold-fixture  Write a first fixture...\n"
         "  schema            Print the JSON Schema (draft...\n"
@@ -255,10 +269,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT...\n"
         "  audit-skills      Audit every skill folder (a...\n"
+        "  compare           Compare HEAD with BASE (report...\n"
         "  coverage          Which seams have guards that can...\n"
         "  merge             Merge the reports of the shards...\n"
         "  plan-journeys     Bind requirements to the controls...\n"
         "  regressions       Audit and verify a skill's...\n"
+        "  report            Render REPORT (an...\n"
         "  run               Load and gate FIXTURE, run every...\n"
         "  scaffold-fixture  Write a first fixture (eval_kind:...\n"
         "  schema            Print the JSON Schema (draft...\n"
@@ -286,10 +302,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT...\n"
         "  audit-skills      Audit every skill folder (a...\n"
+        "  compare           Compare HEAD with BASE (report...\n"
         "  coverage          Which seams have guards that can...\n"
         "  merge             Merge the reports of the shards of...\n"
         "  plan-journeys     Bind requirements to the controls...\n"
         "  regressions       Audit and verify a skill's...\n"
+        "  report            Render REPORT (an...\n"
         "  run               Load and gate FIXTURE, run every...\n"
         "  scaffold-fixture  Write a first fixture (eval_kind:...\n"
         "  schema            Print the JSON Schema (draft...\n"
@@ -316,10 +334,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a...\n"
         "  audit-skills      Audit every skill folder (a...\n"
+        "  compare           Compare HEAD with BASE (report...\n"
         "  coverage          Which seams have guards that can...\n"
         "  merge             Merge the reports of the shards of...\n"
         "  plan-journeys     Bind requirements to the controls...\n"
         "  regressions       Audit and verify a skill's...\n"
+        "  report            Render REPORT (an...\n"
         "  run               Load and gate FIXTURE, run every...\n"
         "  scaffold-fixture  Write a first fixture (eval_kind:...\n"
         "  schema            Print the JSON Schema (draft...\n"
@@ -346,10 +366,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a...\n"
         "  audit-skills      Audit every skill folder (a...\n"
+        "  compare           Compare HEAD with BASE (report...\n"
         "  coverage          Which seams have guards that can...\n"
         "  merge             Merge the reports of the shards of...\n"
         "  plan-journeys     Bind requirements to the controls...\n"
         "  regressions       Audit and verify a skill's...\n"
+        "  report            Render REPORT (an...\n"
         "  run               Load and gate FIXTURE, run every...\n"
         "  scaffold-fixture  Write a first fixture (eval_kind:...\n"
         "  schema            Print the JSON Schema (draft...\n"
@@ -376,10 +398,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a...\n"
         "  audit-skills      Audit every skill folder (a subfolder...\n"
+        "  compare           Compare HEAD with BASE (report...\n"
         "  coverage          Which seams have guards that can...\n"
         "  merge             Merge the reports of the shards of...\n"
         "  plan-journeys     Bind requirements to the controls...\n"
         "  regressions       Audit and verify a skill's regression...\n"
+        "  report            Render REPORT (an...\n"
         "  run               Load and gate FIXTURE, run every case...\n"
         "  scaffold-fixture  Write a first fixture (eval_kind:...\n"
         "  schema            Print the JSON Schema (draft 2020-12)...\n"
@@ -406,10 +430,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a...\n"
         "  audit-skills      Audit every skill folder (a subfolder...\n"
+        "  compare           Compare HEAD with BASE (report files):...\n"
         "  coverage          Which seams have guards that can fail,...\n"
         "  merge             Merge the reports of the shards of one...\n"
         "  plan-journeys     Bind requirements to the controls...\n"
         "  regressions       Audit and verify a skill's regression...\n"
+        "  report            Render REPORT (an...\n"
         "  run               Load and gate FIXTURE, run every case...\n"
         "  scaffold-fixture  Write a first fixture (eval_kind:...\n"
         "  schema            Print the JSON Schema (draft 2020-12)...\n"
@@ -436,10 +462,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a...\n"
         "  audit-skills      Audit every skill folder (a subfolder...\n"
+        "  compare           Compare HEAD with BASE (report files):...\n"
         "  coverage          Which seams have guards that can fail,...\n"
         "  merge             Merge the reports of the shards of one...\n"
         "  plan-journeys     Bind requirements to the controls...\n"
         "  regressions       Audit and verify a skill's regression...\n"
+        "  report            Render REPORT (an...\n"
         "  run               Load and gate FIXTURE, run every case...\n"
         "  scaffold-fixture  Write a first fixture (eval_kind:...\n"
         "  schema            Print the JSON Schema (draft 2020-12)...\n"
@@ -466,10 +494,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a...\n"
         "  audit-skills      Audit every skill folder (a subfolder...\n"
+        "  compare           Compare HEAD with BASE (report files):...\n"
         "  coverage          Which seams have guards that can fail,...\n"
         "  merge             Merge the reports of the shards of one...\n"
         "  plan-journeys     Bind requirements to the controls...\n"
         "  regressions       Audit and verify a skill's regression...\n"
+        "  report            Render REPORT (an...\n"
         "  run               Load and gate FIXTURE, run every case...\n"
         "  scaffold-fixture  Write a first fixture (eval_kind:...\n"
         "  schema            Print the JSON Schema (draft 2020-12) of...\n"
@@ -496,10 +526,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a...\n"
         "  audit-skills      Audit every skill folder (a subfolder...\n"
+        "  compare           Compare HEAD with BASE (report files):...\n"
         "  coverage          Which seams have guards that can fail, in...\n"
         "  merge             Merge the reports of the shards of one...\n"
         "  plan-journeys     Bind requirements to the controls...\n"
         "  regressions       Audit and verify a skill's regression...\n"
+        "  report            Render REPORT (an agentic_evals.report.v2...\n"
         "  run               Load and gate FIXTURE, run every case...\n"
         "  scaffold-fixture  Write a first fixture (eval_kind:...\n"
         "  schema            Print the JSON Schema (draft 2020-12) of...\n"
@@ -525,10 +557,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a...\n"
         "  audit-skills      Audit every skill folder (a subfolder with...\n"
+        "  compare           Compare HEAD with BASE (report files):...\n"
         "  coverage          Which seams have guards that can fail, in...\n"
         "  merge             Merge the reports of the shards of one...\n"
         "  plan-journeys     Bind requirements to the controls...\n"
         "  regressions       Audit and verify a skill's regression...\n"
+        "  report            Render REPORT (an agentic_evals.report.v2...\n"
         "  run               Load and gate FIXTURE, run every case over...\n"
         "  scaffold-fixture  Write a first fixture (eval_kind:...\n"
         "  schema            Print the JSON Schema (draft 2020-12) of a...\n"
@@ -554,10 +588,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a...\n"
         "  audit-skills      Audit every skill folder (a subfolder with...\n"
+        "  compare           Compare HEAD with BASE (report files):...\n"
         "  coverage          Which seams have guards that can fail, in...\n"
         "  merge             Merge the reports of the shards of one...\n"
         "  plan-journeys     Bind requirements to the controls discovery...\n"
         "  regressions       Audit and verify a skill's regression...\n"
+        "  report            Render REPORT (an agentic_evals.report.v2...\n"
         "  run               Load and gate FIXTURE, run every case over...\n"
         "  scaffold-fixture  Write a first fixture (eval_kind: scaffold)...\n"
         "  schema            Print the JSON Schema (draft 2020-12) of a...\n"
@@ -583,10 +619,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold...\n"
         "  audit-skills      Audit every skill folder (a subfolder with...\n"
+        "  compare           Compare HEAD with BASE (report files):...\n"
         "  coverage          Which seams have guards that can fail, in...\n"
         "  merge             Merge the reports of the shards of one...\n"
         "  plan-journeys     Bind requirements to the controls discovery...\n"
         "  regressions       Audit and verify a skill's regression...\n"
+        "  report            Render REPORT (an agentic_evals.report.v2...\n"
         "  run               Load and gate FIXTURE, run every case over...\n"
         "  scaffold-fixture  Write a first fixture (eval_kind: scaffold)...\n"
         "  schema            Print the JSON Schema (draft 2020-12) of a...\n"
@@ -612,10 +650,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold...\n"
         "  audit-skills      Audit every skill folder (a subfolder with...\n"
+        "  compare           Compare HEAD with BASE (report files):...\n"
         "  coverage          Which seams have guards that can fail, in...\n"
         "  merge             Merge the reports of the shards of one fixture...\n"
         "  plan-journeys     Bind requirements to the controls discovery...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
+        "  report            Render REPORT (an agentic_evals.report.v2 JSON...\n"
         "  run               Load and gate FIXTURE, run every case over its...\n"
         "  scaffold-fixture  Write a first fixture (eval_kind: scaffold)...\n"
         "  schema            Print the JSON Schema (draft 2020-12) of a...\n"
@@ -624,7 +664,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  Example: agentic-evals run fixtures/agentic_eval.json --output\n"
         "  report.json\n"
     ),
-    # 20: 74-77 columns
+    # 20: 74-75 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -641,10 +681,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold...\n"
         "  audit-skills      Audit every skill folder (a subfolder with...\n"
+        "  compare           Compare HEAD with BASE (report files):...\n"
         "  coverage          Which seams have guards that can fail, in which...\n"
         "  merge             Merge the reports of the shards of one fixture...\n"
         "  plan-journeys     Bind requirements to the controls discovery...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
+        "  report            Render REPORT (an agentic_evals.report.v2 JSON...\n"
         "  run               Load and gate FIXTURE, run every case over its...\n"
         "  scaffold-fixture  Write a first fixture (eval_kind: scaffold) for...\n"
         "  schema            Print the JSON Schema (draft 2020-12) of a...\n"
@@ -653,7 +695,38 @@ HELP_TEXTS: tuple[str, ...] = (
         "  Example: agentic-evals run fixtures/agentic_eval.json --output\n"
         "  report.json\n"
     ),
-    # 21: 78 columns
+    # 21: 76-77 columns
+    (
+        "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
+        "\n"
+        "  Decide from evidence whether an agent skill or workflow is ready.\n"
+        "\n"
+        "  Exit codes: 0 success (run: READY), 1 not ready, 2 invalid input or\n"
+        "  usage, 3 internal error, 130/143 interrupted.\n"
+        "\n"
+        "Options:\n"
+        "  --version   Show the version and exit.\n"
+        "  --debug     Show a traceback for internal errors.\n"
+        "  -h, --help  Show this message and exit.\n"
+        "\n"
+        "Commands:\n"
+        "  apply-scaffolds   Give every eligible skill of ROOT a scaffold...\n"
+        "  audit-skills      Audit every skill folder (a subfolder with...\n"
+        "  compare           Compare HEAD with BASE (report files): regressed,...\n"
+        "  coverage          Which seams have guards that can fail, in which...\n"
+        "  merge             Merge the reports of the shards of one fixture...\n"
+        "  plan-journeys     Bind requirements to the controls discovery...\n"
+        "  regressions       Audit and verify a skill's regression registry...\n"
+        "  report            Render REPORT (an agentic_evals.report.v2 JSON...\n"
+        "  run               Load and gate FIXTURE, run every case over its...\n"
+        "  scaffold-fixture  Write a first fixture (eval_kind: scaffold) for...\n"
+        "  schema            Print the JSON Schema (draft 2020-12) of a...\n"
+        "  validate          Load, schema-check and gate FIXTURES (files or...\n"
+        "\n"
+        "  Example: agentic-evals run fixtures/agentic_eval.json --output\n"
+        "  report.json\n"
+    ),
+    # 22: 78 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -670,10 +743,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold...\n"
         "  audit-skills      Audit every skill folder (a subfolder with...\n"
+        "  compare           Compare HEAD with BASE (report files): regressed,...\n"
         "  coverage          Which seams have guards that can fail, in which...\n"
         "  merge             Merge the reports of the shards of one fixture (run...\n"
         "  plan-journeys     Bind requirements to the controls discovery...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
+        "  report            Render REPORT (an agentic_evals.report.v2 JSON...\n"
         "  run               Load and gate FIXTURE, run every case over its...\n"
         "  scaffold-fixture  Write a first fixture (eval_kind: scaffold) for the...\n"
         "  schema            Print the JSON Schema (draft 2020-12) of a document...\n"
@@ -681,7 +756,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 22: 79 columns
+    # 23: 79 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -698,10 +773,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md)...\n"
+        "  compare           Compare HEAD with BASE (report files): regressed,...\n"
         "  coverage          Which seams have guards that can fail, in which...\n"
         "  merge             Merge the reports of the shards of one fixture (run...\n"
         "  plan-journeys     Bind requirements to the controls discovery...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
+        "  report            Render REPORT (an agentic_evals.report.v2 JSON file)...\n"
         "  run               Load and gate FIXTURE, run every case over its...\n"
         "  scaffold-fixture  Write a first fixture (eval_kind: scaffold) for the...\n"
         "  schema            Print the JSON Schema (draft 2020-12) of a document...\n"
@@ -709,7 +786,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 23: 80 columns
+    # 24: 80 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -726,10 +803,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md)...\n"
+        "  compare           Compare HEAD with BASE (report files): regressed,...\n"
         "  coverage          Which seams have guards that can fail, in which...\n"
         "  merge             Merge the reports of the shards of one fixture (run...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed,...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
+        "  report            Render REPORT (an agentic_evals.report.v2 JSON file)...\n"
         "  run               Load and gate FIXTURE, run every case over its...\n"
         "  scaffold-fixture  Write a first fixture (eval_kind: scaffold) for the...\n"
         "  schema            Print the JSON Schema (draft 2020-12) of a document...\n"
@@ -737,7 +816,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 24: 81 columns
+    # 25: 81 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -754,10 +833,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md)...\n"
+        "  compare           Compare HEAD with BASE (report files): regressed,...\n"
         "  coverage          Which seams have guards that can fail, in which...\n"
         "  merge             Merge the reports of the shards of one fixture (run...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed,...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
+        "  report            Render REPORT (an agentic_evals.report.v2 JSON file)...\n"
         "  run               Load and gate FIXTURE, run every case over its trials,...\n"
         "  scaffold-fixture  Write a first fixture (eval_kind: scaffold) for the...\n"
         "  schema            Print the JSON Schema (draft 2020-12) of a document...\n"
@@ -765,7 +846,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 25: 82 columns
+    # 26: 82 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -782,10 +863,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of...\n"
+        "  compare           Compare HEAD with BASE (report files): regressed,...\n"
         "  coverage          Which seams have guards that can fail, in which...\n"
         "  merge             Merge the reports of the shards of one fixture (run...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed,...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
+        "  report            Render REPORT (an agentic_evals.report.v2 JSON file) as...\n"
         "  run               Load and gate FIXTURE, run every case over its trials,...\n"
         "  scaffold-fixture  Write a first fixture (eval_kind: scaffold) for the...\n"
         "  schema            Print the JSON Schema (draft 2020-12) of a document...\n"
@@ -793,7 +876,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 26: 83 columns
+    # 27: 83 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -810,10 +893,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of...\n"
+        "  compare           Compare HEAD with BASE (report files): regressed, fixed,...\n"
         "  coverage          Which seams have guards that can fail, in which evidence...\n"
         "  merge             Merge the reports of the shards of one fixture (run...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed, by...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
+        "  report            Render REPORT (an agentic_evals.report.v2 JSON file) as...\n"
         "  run               Load and gate FIXTURE, run every case over its trials,...\n"
         "  scaffold-fixture  Write a first fixture (eval_kind: scaffold) for the...\n"
         "  schema            Print the JSON Schema (draft 2020-12) of a document...\n"
@@ -821,7 +906,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 27: 84-85 columns
+    # 28: 84-85 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -838,10 +923,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture (dry...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of...\n"
+        "  compare           Compare HEAD with BASE (report files): regressed, fixed,...\n"
         "  coverage          Which seams have guards that can fail, in which evidence...\n"
         "  merge             Merge the reports of the shards of one fixture (run...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed, by...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
+        "  report            Render REPORT (an agentic_evals.report.v2 JSON file) as...\n"
         "  run               Load and gate FIXTURE, run every case over its trials,...\n"
         "  scaffold-fixture  Write a first fixture (eval_kind: scaffold) for the skill...\n"
         "  schema            Print the JSON Schema (draft 2020-12) of a document...\n"
@@ -849,7 +936,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 28: 86 columns
+    # 29: 86 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -866,10 +953,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture (dry...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of...\n"
+        "  compare           Compare HEAD with BASE (report files): regressed, fixed,...\n"
         "  coverage          Which seams have guards that can fail, in which evidence...\n"
         "  merge             Merge the reports of the shards of one fixture (run --shard...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed, by...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
+        "  report            Render REPORT (an agentic_evals.report.v2 JSON file) as...\n"
         "  run               Load and gate FIXTURE, run every case over its trials,...\n"
         "  scaffold-fixture  Write a first fixture (eval_kind: scaffold) for the skill...\n"
         "  schema            Print the JSON Schema (draft 2020-12) of a document...\n"
@@ -877,7 +966,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 29: 87 columns
+    # 30: 87 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -894,10 +983,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture (dry...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of ROOT...\n"
+        "  compare           Compare HEAD with BASE (report files): regressed, fixed,...\n"
         "  coverage          Which seams have guards that can fail, in which evidence...\n"
         "  merge             Merge the reports of the shards of one fixture (run --shard...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed, by...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
+        "  report            Render REPORT (an agentic_evals.report.v2 JSON file) as...\n"
         "  run               Load and gate FIXTURE, run every case over its trials, judge...\n"
         "  scaffold-fixture  Write a first fixture (eval_kind: scaffold) for the skill in...\n"
         "  schema            Print the JSON Schema (draft 2020-12) of a document...\n"
@@ -905,7 +996,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 30: 88 columns
+    # 31: 88 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -922,10 +1013,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture (dry run...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of ROOT...\n"
+        "  compare           Compare HEAD with BASE (report files): regressed, fixed,...\n"
         "  coverage          Which seams have guards that can fail, in which evidence...\n"
         "  merge             Merge the reports of the shards of one fixture (run --shard...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed, by...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
+        "  report            Render REPORT (an agentic_evals.report.v2 JSON file) as...\n"
         "  run               Load and gate FIXTURE, run every case over its trials, judge...\n"
         "  scaffold-fixture  Write a first fixture (eval_kind: scaffold) for the skill in...\n"
         "  schema            Print the JSON Schema (draft 2020-12) of a document...\n"
@@ -933,7 +1026,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 31: 89 columns
+    # 32: 89 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -950,10 +1043,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture (dry run...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of ROOT...\n"
+        "  compare           Compare HEAD with BASE (report files): regressed, fixed,...\n"
         "  coverage          Which seams have guards that can fail, in which evidence classes.\n"
         "  merge             Merge the reports of the shards of one fixture (run --shard...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed, by...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
+        "  report            Render REPORT (an agentic_evals.report.v2 JSON file) as...\n"
         "  run               Load and gate FIXTURE, run every case over its trials, judge...\n"
         "  scaffold-fixture  Write a first fixture (eval_kind: scaffold) for the skill in...\n"
         "  schema            Print the JSON Schema (draft 2020-12) of a document...\n"
@@ -961,7 +1056,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 32: 90 columns
+    # 33: 90 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -978,10 +1073,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture (dry run...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of ROOT...\n"
+        "  compare           Compare HEAD with BASE (report files): regressed, fixed,...\n"
         "  coverage          Which seams have guards that can fail, in which evidence classes.\n"
         "  merge             Merge the reports of the shards of one fixture (run --shard...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed, by stable...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
+        "  report            Render REPORT (an agentic_evals.report.v2 JSON file) as FORMAT,...\n"
         "  run               Load and gate FIXTURE, run every case over its trials, judge...\n"
         "  scaffold-fixture  Write a first fixture (eval_kind: scaffold) for the skill in...\n"
         "  schema            Print the JSON Schema (draft 2020-12) of a document...\n"
@@ -989,7 +1086,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 33: 91 columns
+    # 34: 91 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -1006,10 +1103,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture (dry run...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of ROOT for...\n"
+        "  compare           Compare HEAD with BASE (report files): regressed, fixed,...\n"
         "  coverage          Which seams have guards that can fail, in which evidence classes.\n"
         "  merge             Merge the reports of the shards of one fixture (run --shard K/N)...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed, by stable...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
+        "  report            Render REPORT (an agentic_evals.report.v2 JSON file) as FORMAT,...\n"
         "  run               Load and gate FIXTURE, run every case over its trials, judge...\n"
         "  scaffold-fixture  Write a first fixture (eval_kind: scaffold) for the skill in...\n"
         "  schema            Print the JSON Schema (draft 2020-12) of a document...\n"
@@ -1017,7 +1116,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 34: 92-93 columns
+    # 35: 92-93 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -1034,10 +1133,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture (dry run...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of ROOT for...\n"
+        "  compare           Compare HEAD with BASE (report files): regressed, fixed,...\n"
         "  coverage          Which seams have guards that can fail, in which evidence classes.\n"
         "  merge             Merge the reports of the shards of one fixture (run --shard K/N)...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed, by stable...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
+        "  report            Render REPORT (an agentic_evals.report.v2 JSON file) as FORMAT,...\n"
         "  run               Load and gate FIXTURE, run every case over its trials, judge...\n"
         "  scaffold-fixture  Write a first fixture (eval_kind: scaffold) for the skill in...\n"
         "  schema            Print the JSON Schema (draft 2020-12) of a document agentic-evals...\n"
@@ -1045,7 +1146,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 35: 94 columns
+    # 36: 94 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -1062,10 +1163,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture (dry run...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of ROOT for an...\n"
+        "  compare           Compare HEAD with BASE (report files): regressed, fixed, new_flaky,...\n"
         "  coverage          Which seams have guards that can fail, in which evidence classes.\n"
         "  merge             Merge the reports of the shards of one fixture (run --shard K/N)...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed, by stable QID...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
+        "  report            Render REPORT (an agentic_evals.report.v2 JSON file) as FORMAT,...\n"
         "  run               Load and gate FIXTURE, run every case over its trials, judge...\n"
         "  scaffold-fixture  Write a first fixture (eval_kind: scaffold) for the skill in...\n"
         "  schema            Print the JSON Schema (draft 2020-12) of a document agentic-evals...\n"
@@ -1073,7 +1176,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 36: 95 columns
+    # 37: 95 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -1090,10 +1193,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture (dry run unless...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of ROOT for an...\n"
+        "  compare           Compare HEAD with BASE (report files): regressed, fixed, new_flaky,...\n"
         "  coverage          Which seams have guards that can fail, in which evidence classes.\n"
         "  merge             Merge the reports of the shards of one fixture (run --shard K/N)...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed, by stable QID...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
+        "  report            Render REPORT (an agentic_evals.report.v2 JSON file) as FORMAT, from...\n"
         "  run               Load and gate FIXTURE, run every case over its trials, judge readiness.\n"
         "  scaffold-fixture  Write a first fixture (eval_kind: scaffold) for the skill in SKILL_DIR.\n"
         "  schema            Print the JSON Schema (draft 2020-12) of a document agentic-evals...\n"
@@ -1101,7 +1206,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 37: 96 columns
+    # 38: 96 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -1118,10 +1223,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture (dry run unless...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of ROOT for an...\n"
+        "  compare           Compare HEAD with BASE (report files): regressed, fixed, new_flaky,...\n"
         "  coverage          Which seams have guards that can fail, in which evidence classes.\n"
         "  merge             Merge the reports of the shards of one fixture (run --shard K/N) into...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed, by stable QID...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
+        "  report            Render REPORT (an agentic_evals.report.v2 JSON file) as FORMAT, from...\n"
         "  run               Load and gate FIXTURE, run every case over its trials, judge readiness.\n"
         "  scaffold-fixture  Write a first fixture (eval_kind: scaffold) for the skill in SKILL_DIR.\n"
         "  schema            Print the JSON Schema (draft 2020-12) of a document agentic-evals...\n"
@@ -1129,7 +1236,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 38: 97 columns
+    # 39: 97 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -1146,10 +1253,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture (dry run unless...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of ROOT for an...\n"
+        "  compare           Compare HEAD with BASE (report files): regressed, fixed, new_flaky,...\n"
         "  coverage          Which seams have guards that can fail, in which evidence classes.\n"
         "  merge             Merge the reports of the shards of one fixture (run --shard K/N) into...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed, by stable QID only.\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
+        "  report            Render REPORT (an agentic_evals.report.v2 JSON file) as FORMAT, from...\n"
         "  run               Load and gate FIXTURE, run every case over its trials, judge readiness.\n"
         "  scaffold-fixture  Write a first fixture (eval_kind: scaffold) for the skill in SKILL_DIR.\n"
         "  schema            Print the JSON Schema (draft 2020-12) of a document agentic-evals...\n"
@@ -1157,7 +1266,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 39: 98 columns
+    # 40: 98 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -1174,10 +1283,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture (dry run unless...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of ROOT for an...\n"
+        "  compare           Compare HEAD with BASE (report files): regressed, fixed, new_flaky,...\n"
         "  coverage          Which seams have guards that can fail, in which evidence classes.\n"
         "  merge             Merge the reports of the shards of one fixture (run --shard K/N) into...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed, by stable QID only.\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
+        "  report            Render REPORT (an agentic_evals.report.v2 JSON file) as FORMAT, from...\n"
         "  run               Load and gate FIXTURE, run every case over its trials, judge readiness.\n"
         "  scaffold-fixture  Write a first fixture (eval_kind: scaffold) for the skill in SKILL_DIR.\n"
         "  schema            Print the JSON Schema (draft 2020-12) of a document agentic-evals reads...\n"
@@ -1185,7 +1296,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 40: 99 columns
+    # 41: 99 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -1202,10 +1313,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture (dry run unless...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of ROOT for an eval...\n"
+        "  compare           Compare HEAD with BASE (report files): regressed, fixed, new_flaky,...\n"
         "  coverage          Which seams have guards that can fail, in which evidence classes.\n"
         "  merge             Merge the reports of the shards of one fixture (run --shard K/N) into...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed, by stable QID only.\n"
         "  regressions       Audit and verify a skill's regression registry (fixtures/regressions.json).\n"
+        "  report            Render REPORT (an agentic_evals.report.v2 JSON file) as FORMAT, from the...\n"
         "  run               Load and gate FIXTURE, run every case over its trials, judge readiness.\n"
         "  scaffold-fixture  Write a first fixture (eval_kind: scaffold) for the skill in SKILL_DIR.\n"
         "  schema            Print the JSON Schema (draft 2020-12) of a document agentic-evals reads...\n"
@@ -1213,7 +1326,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 41: 100 columns
+    # 42: 100 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -1230,10 +1343,12 @@ HELP_TEXTS: tuple[str, ...] = (
         "Commands:\n"
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture (dry run unless...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of ROOT for an eval...\n"
+        "  compare           Compare HEAD with BASE (report files): regressed, fixed, new_flaky,...\n"
         "  coverage          Which seams have guards that can fail, in which evidence classes.\n"
         "  merge             Merge the reports of the shards of one fixture (run --shard K/N) into one...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed, by stable QID only.\n"
         "  regressions       Audit and verify a skill's regression registry (fixtures/regressions.json).\n"
+        "  report            Render REPORT (an agentic_evals.report.v2 JSON file) as FORMAT, from the...\n"
         "  run               Load and gate FIXTURE, run every case over its trials, judge readiness.\n"
         "  scaffold-fixture  Write a first fixture (eval_kind: scaffold) for the skill in SKILL_DIR.\n"
         "  schema            Print the JSON Schema (draft 2020-12) of a document agentic-evals reads...\n"
@@ -1247,9 +1362,9 @@ HELP_TEXTS: tuple[str, ...] = (
 HELP_BY_COLUMNS: dict[int, int] = {
     50: 0, 51: 0, 52: 0, 53: 1, 54: 2, 55: 3, 56: 3, 57: 4, 58: 5, 59: 6,
     60: 7, 61: 8, 62: 9, 63: 10, 64: 11, 65: 12, 66: 13, 67: 14, 68: 15, 69: 16,
-    70: 17, 71: 18, 72: 18, 73: 19, 74: 20, 75: 20, 76: 20, 77: 20, 78: 21, 79: 22,
-    80: 23, 81: 24, 82: 25, 83: 26, 84: 27, 85: 27, 86: 28, 87: 29, 88: 30, 89: 31,
-    90: 32, 91: 33, 92: 34, 93: 34, 94: 35, 95: 36, 96: 37, 97: 38, 98: 39, 99: 40,
-    100: 41,
+    70: 17, 71: 18, 72: 18, 73: 19, 74: 20, 75: 20, 76: 21, 77: 21, 78: 22, 79: 23,
+    80: 24, 81: 25, 82: 26, 83: 27, 84: 28, 85: 28, 86: 29, 87: 30, 88: 31, 89: 32,
+    90: 33, 91: 34, 92: 35, 93: 35, 94: 36, 95: 37, 96: 38, 97: 39, 98: 40, 99: 41,
+    100: 42,
 }
 """Columns (MIN_COLUMNS to MAX_COLUMNS) to the index of their text in HELP_TEXTS."""

@@ -24,6 +24,7 @@ KINDS = (
     "coverage",
     "coverage_audit",
     "regressions",
+    "compare",
 )
 
 
