@@ -74,13 +74,28 @@ def _same(one: Path, other: Path) -> bool:
         return False
 
 
+class OutputUsageError(click.ClickException):
+    """An output that cannot be written where asked: invalid usage (exit 2)."""
+
+    exit_code = 2
+
+
 def check_outputs(outputs: Sequence[Path], inputs: Sequence[Path]) -> None:
     """Fail before any work when an output cannot be written or would replace an input.
 
     Raises:
-        OutputError: An output is a directory or not a regular file, cannot be
-            created, is one of ``inputs``, or is given twice.
+        OutputUsageError: An output is a directory or not a regular file, cannot
+            be created, is one of ``inputs``, or is given twice.
     """
+    from agentic_evals.reports.json_out import OutputError
+
+    try:
+        _check_outputs(outputs, inputs)
+    except OutputError as error:
+        raise OutputUsageError(str(error)) from None
+
+
+def _check_outputs(outputs: Sequence[Path], inputs: Sequence[Path]) -> None:
     from agentic_evals.reports.json_out import OutputError, check_writable
 
     seen: list[Path] = []

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from agentic_evals.cli._exit import finish
+from agentic_evals.cli._sarif import format_option, summary_to_stderr, write_sarif
 from agentic_evals.exitcodes import ExitCode
 
 
@@ -25,7 +26,8 @@ from agentic_evals.exitcodes import ExitCode
 @click.option(
     "--only", "only", multiple=True, metavar="SKILL", help="Audit only this skill (repeatable)."
 )
-def audit_skills(root: Path, output: Path | None, only: tuple[str, ...]) -> None:
+@format_option
+def audit_skills(root: Path, output: Path | None, only: tuple[str, ...], fmt: str) -> None:
     """Audit every skill folder (a subfolder with SKILL.md) of ROOT for an eval posture.
 
     Postures: eval_provider, agentic_fixture, legacy_eval_fixture,
@@ -43,8 +45,12 @@ def audit_skills(root: Path, output: Path | None, only: tuple[str, ...]) -> None
         click.echo(f"agentic-evals audit-skills: {error}", err=True)
         finish(ExitCode.INVALID)
     code = ExitCode.OK if audit.summary.not_ready == 0 else ExitCode.NOT_READY
-    if output is not None:
+    if fmt == "sarif":
+        from agentic_evals.reports.sarif_adapters import from_skills_audit
+
+        write_sarif(from_skills_audit(audit, root), "audit-skills", output)
+    elif output is not None:
         write_model_atomic(output, audit)
-    # With the JSON on stdout ("-o -"), the summary moves to stderr.
-    click.echo(render_audit(audit, int(code)), nl=False, err=str(output) == "-")
+    # With a document on stdout, the summary moves to stderr.
+    click.echo(render_audit(audit, int(code)), nl=False, err=summary_to_stderr(fmt, output))
     finish(code)

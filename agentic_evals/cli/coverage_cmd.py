@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from agentic_evals.cli._exit import finish
+from agentic_evals.cli._sarif import format_option, summary_to_stderr, write_sarif
 from agentic_evals.exitcodes import ExitCode
 
 _OUTPUT_HELP = "Write the JSON document here ('-': stdout)."
@@ -38,7 +39,8 @@ def coverage() -> None:
 @click.argument("skill_dir", type=click.Path(path_type=Path))
 @click.option("-o", "--output", type=click.Path(path_type=Path), help=_OUTPUT_HELP)
 @click.option("--report-only", is_flag=True, help=_REPORT_ONLY_HELP)
-def show(skill_dir: Path, output: Path | None, report_only: bool) -> None:
+@format_option
+def show(skill_dir: Path, output: Path | None, report_only: bool, fmt: str) -> None:
     """Seam coverage of SKILL_DIR: every fixtures/agentic_eval* file, unioned."""
     from agentic_evals import codes
     from agentic_evals.coverage.render import render_report
@@ -56,10 +58,14 @@ def show(skill_dir: Path, output: Path | None, report_only: bool) -> None:
         code = ExitCode.NOT_READY
     else:
         code = ExitCode.OK
-    if output is not None:
+    if fmt == "sarif":
+        from agentic_evals.reports.sarif_adapters import from_coverage_report
+
+        write_sarif(from_coverage_report(report), "coverage-show", output)
+    elif output is not None:
         write_model_atomic(output, report)
-    # With the JSON on stdout ("-o -"), the summary moves to stderr.
-    click.echo(render_report(report, int(code)), nl=False, err=str(output) == "-")
+    # With a document on stdout, the summary moves to stderr.
+    click.echo(render_report(report, int(code)), nl=False, err=summary_to_stderr(fmt, output))
     finish(code)
 
 
@@ -74,7 +80,8 @@ def show(skill_dir: Path, output: Path | None, report_only: bool) -> None:
 @click.argument("root", type=click.Path(path_type=Path))
 @click.option("-o", "--output", type=click.Path(path_type=Path), help=_OUTPUT_HELP)
 @click.option("--report-only", is_flag=True, help=_REPORT_ONLY_HELP)
-def audit(root: Path, output: Path | None, report_only: bool) -> None:
+@format_option
+def audit(root: Path, output: Path | None, report_only: bool, fmt: str) -> None:
     """Seam coverage of every immediate subfolder of ROOT that has fixtures."""
     from agentic_evals.coverage.audit import audit_coverage
     from agentic_evals.coverage.render import render_audit
@@ -88,7 +95,11 @@ def audit(root: Path, output: Path | None, report_only: bool) -> None:
         finish(ExitCode.INVALID)
     not_ready = bool(result.summary.not_ready) and not report_only
     code = ExitCode.NOT_READY if not_ready else ExitCode.OK
-    if output is not None:
+    if fmt == "sarif":
+        from agentic_evals.reports.sarif_adapters import from_coverage_audit
+
+        write_sarif(from_coverage_audit(result), "coverage-audit", output)
+    elif output is not None:
         write_model_atomic(output, result)
-    click.echo(render_audit(result, int(code)), nl=False, err=str(output) == "-")
+    click.echo(render_audit(result, int(code)), nl=False, err=summary_to_stderr(fmt, output))
     finish(code)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 from agentic_evals.cli._exit import finish
+from agentic_evals.cli._sarif import format_option, summary_to_stderr, write_sarif
 from agentic_evals.exitcodes import ExitCode
 
 if TYPE_CHECKING:
@@ -54,13 +55,19 @@ def _input_error(command: str, error: Exception) -> NoReturn:
     finish(ExitCode.INVALID)
 
 
-def _write(output: Path | None, document: BaseModel, text: str) -> None:
+def _write(output: Path | None, document: BaseModel, text: str, fmt: str = "json") -> None:
+    from agentic_evals.regressions.results import RegressionsAudit, RegressionsShow
+    from agentic_evals.reports import sarif_adapters
     from agentic_evals.reports.json_out import write_model_atomic
 
-    if output is not None:
+    if fmt == "sarif" and isinstance(document, RegressionsShow):
+        write_sarif(sarif_adapters.from_regressions_show(document), "regressions-show", output)
+    elif fmt == "sarif" and isinstance(document, RegressionsAudit):
+        write_sarif(sarif_adapters.from_regressions_audit(document), "regressions-audit", output)
+    elif output is not None:
         write_model_atomic(output, document)
-    # With the JSON on stdout ("-o -"), the summary moves to stderr.
-    click.echo(text, nl=False, err=output is not None and str(output) == "-")
+    # With a document on stdout, the summary moves to stderr.
+    click.echo(text, nl=False, err=summary_to_stderr(fmt, output))
 
 
 @regressions.command(
@@ -75,7 +82,10 @@ def _write(output: Path | None, document: BaseModel, text: str) -> None:
 @_OUTPUT
 @_FRESHNESS
 @_REPORT_ONLY
-def show(skill_dir: Path, output: Path | None, freshness_days: int, report_only: bool) -> None:
+@format_option
+def show(
+    skill_dir: Path, output: Path | None, freshness_days: int, report_only: bool, fmt: str
+) -> None:
     """Audit SKILL_DIR/fixtures/regressions.json; nothing runs.
 
     Per regression: protected (its retained case is still in a fixture that
@@ -96,7 +106,7 @@ def show(skill_dir: Path, output: Path | None, freshness_days: int, report_only:
         finish(ExitCode.INVALID)
     attention = needs_attention(outcome.show.summary) and not report_only
     code = ExitCode.NOT_READY if attention else ExitCode.OK
-    _write(output, outcome.show, render_show(outcome.show, int(code)))
+    _write(output, outcome.show, render_show(outcome.show, int(code)), fmt)
     finish(code)
 
 
@@ -113,7 +123,10 @@ def show(skill_dir: Path, output: Path | None, freshness_days: int, report_only:
 @_OUTPUT
 @_FRESHNESS
 @_REPORT_ONLY
-def audit(root: Path, output: Path | None, freshness_days: int, report_only: bool) -> None:
+@format_option
+def audit(
+    root: Path, output: Path | None, freshness_days: int, report_only: bool, fmt: str
+) -> None:
     """Audit the registry of every skill folder of ROOT (subfolders with fixtures/regressions.json).
 
     Other fixtures/regressions* files (another tool's format) are listed as skipped.
@@ -135,7 +148,7 @@ def audit(root: Path, output: Path | None, freshness_days: int, report_only: boo
         code = ExitCode.NOT_READY
     else:
         code = ExitCode.OK
-    _write(output, document, render_audit(document, int(code)))
+    _write(output, document, render_audit(document, int(code)), fmt)
     finish(code)
 
 
