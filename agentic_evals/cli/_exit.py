@@ -13,3 +13,9 @@ def finish(code: ExitCode) -> NoReturn:
     """Leave the current command with ``code``."""
     click.get_current_context().exit(int(code))
     raise AssertionError("unreachable")  # pragma: no cover - exit() raises
+
+
+class InvalidInputError(click.ClickException):
+    """Bad input or usage found by a command (an output path, a configuration file): exit 2."""
+
+    exit_code = int(ExitCode.INVALID)

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import click
 
+from agentic_evals.cli._exit import InvalidInputError
+
 if TYPE_CHECKING:
     from agentic_evals.contract.findings import Finding
     from agentic_evals.reports.model import Report
@@ -74,17 +76,11 @@ def _same(one: Path, other: Path) -> bool:
         return False
 
 
-class OutputUsageError(click.ClickException):
-    """An output that cannot be written where asked: invalid usage (exit 2)."""
-
-    exit_code = 2
-
-
 def check_outputs(outputs: Sequence[Path], inputs: Sequence[Path]) -> None:
     """Fail before any work when an output cannot be written or would replace an input.
 
     Raises:
-        OutputUsageError: An output is a directory or not a regular file, cannot
+        InvalidInputError: An output is a directory or not a regular file, cannot
             be created, is one of ``inputs``, or is given twice.
     """
     from agentic_evals.reports.json_out import OutputError
@@ -92,7 +88,7 @@ def check_outputs(outputs: Sequence[Path], inputs: Sequence[Path]) -> None:
     try:
         _check_outputs(outputs, inputs)
     except OutputError as error:
-        raise OutputUsageError(str(error)) from None
+        raise InvalidInputError(str(error)) from None
 
 
 def _check_outputs(outputs: Sequence[Path], inputs: Sequence[Path]) -> None:

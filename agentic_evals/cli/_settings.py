@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 import click
 from click.core import ParameterSource
 
+from agentic_evals.cli._exit import InvalidInputError
 from agentic_evals.reports.model import ConfigurationReport
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -31,7 +32,7 @@ def resolve(
     """Each of ``given`` (option name to the value click parsed) as flag, file or default.
 
     Raises:
-        click.ClickException: The configuration file is invalid (exit 2).
+        InvalidInputError: The configuration file is invalid (exit 2).
     """
     from agentic_evals.configuration import (
         ConfigurationError,
@@ -45,7 +46,7 @@ def resolve(
         try:
             loaded = load_configuration(Path.cwd())
         except ConfigurationError as error:
-            raise click.ClickException(str(error)) from None
+            raise InvalidInputError(str(error)) from None
     values: dict[str, Any] = {}
     sources: dict[str, Any] = {}
     for name, value in given.items():
