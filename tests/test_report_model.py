@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from agentic_evals.reports.configuration_model import ConfigurationReport
 from agentic_evals.reports.model import (
     CASE_OUTCOMES,
     REPORT_SCHEMA,
     CaseReport,
-    ConfigurationReport,
     Report,
     ShardInfo,
     TrialReport,
@@ -24,8 +24,8 @@ def test_report_v2_top_level_fields() -> None:
         "live", "mocked", "proof_scope", "claims", "what_was_exercised", "what_remains_unverified",
         "readiness", "case_readiness", "capability_readiness", "claims_coverage", "focused_cases",
         "interrupted", "qualification", "shard", "configuration", "generated_at", "duration_ms",
-        "trials_per_case", "case_count", "required_case_count", "outcome_counts", "trial_count", "warnings", "metrics",
-        "cases",
+        "trials_per_case", "case_count", "required_case_count", "outcome_counts", "trial_count",
+        "warnings", "metrics", "cases",
     }  # fmt: skip
 
 

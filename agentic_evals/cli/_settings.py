@@ -10,7 +10,7 @@ import click
 from click.core import ParameterSource
 
 from agentic_evals.cli._exit import InvalidInputError
-from agentic_evals.reports.model import ConfigurationReport
+from agentic_evals.reports.configuration_model import ConfigurationReport
 
 F = TypeVar("F", bound=Callable[..., Any])
 

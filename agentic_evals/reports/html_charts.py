@@ -28,15 +28,20 @@ def _label(text: str, limit: int = 36) -> str:
     return escape(text if len(text) <= limit else text[: limit - 1] + "…")
 
 
+def _open(width: int, height: int, ident: str, title: str) -> list[str]:
+    """The opening of a labelled SVG image."""
+    return [
+        f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" aria-labelledby="{ident}">',
+        f'<title id="{ident}">{escape(title)}</title>',
+    ]
+
+
 def pass_rate_chart(cases: list[CaseReport]) -> str:
     """One bar per case: its trial pass rate, with the Wilson 95% interval as a whisker."""
     height = ROW * len(cases) + 30
     width = LABEL + PLOT + 70
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" aria-labelledby="pass-rate-title">',
-        '<title id="pass-rate-title">Pass rate per case with its Wilson 95% interval</title>',
-    ]
+    parts = _open(width, height, "pass-rate-title", "Pass rate per case, Wilson 95% interval")
     for tick in (0, 0.5, 1):
         x = LABEL + tick * PLOT
         parts.append(f'<line x1="{x}" y1="0" x2="{x}" y2="{height - 20}" stroke="#ccc"/>')
@@ -84,11 +89,7 @@ def duration_chart(cases: list[CaseReport]) -> str:
     longest = max((trial.duration_ms for _, trial in trials), default=0) or 1
     height = ROW * len(trials) + 10
     width = LABEL + PLOT + 90
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" aria-labelledby="duration-title">',
-        '<title id="duration-title">Duration of every trial</title>',
-    ]
+    parts = _open(width, height, "duration-title", "Duration of every trial")
     for row, (case, trial) in enumerate(trials):
         y = row * ROW + 4
         number = trial.trial_id.rsplit("#", 1)[-1]

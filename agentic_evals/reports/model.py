@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from agentic_evals.claims.models import CapabilityReadiness, QualificationReport
 from agentic_evals.contract.findings import Finding
+from agentic_evals.reports.configuration_model import ConfigurationReport
 
 REPORT_SCHEMA: Final = "agentic_evals.report.v2"
 
@@ -228,20 +229,6 @@ class ShardInfo(_Out):
     """Counted from 1: the shard ran the cases at positions i where i % total == index - 1."""
     total: int = Field(ge=1)
     """How many shards the fixture's cases were split into."""
-
-
-class ConfigurationReport(_Out):
-    """The options a run or merge used, and where each came from (``docs/configuration.md``)."""
-
-    file: str | None
-    """The configuration file read; null when none was found or with ``--no-config``."""
-    enabled: bool
-    """False with ``--no-config``: no file was looked for."""
-    values: dict[str, JsonValue]
-    """Every configurable option's resolved value (paths as given, or resolved from the
-    configuration file's directory)."""
-    sources: dict[str, Literal["flag", "config", "default"]]
-    """Where each value came from: a command-line flag (which wins), the file, or the default."""
 
 
 class Report(_Out):
