@@ -144,20 +144,18 @@ class CaseReport(_Out):
     """passed / total, null when no trial ran."""
     trials: list[TrialReport]
     """The trials, in order."""
+    # Declared checks, for ``compare``; each is null in reports that predate it.
     expected: dict[str, JsonValue] | None = None
-    """The case's declared oracles, its ``expected`` as written (``oracle_sha256`` is their
-    hash); null in reports that predate this field. ``compare`` reads what a case checks here."""
+    """The case's ``expected`` as written (``oracle_sha256`` is its hash)."""
     must_exercise: list[str] | None = None
-    """The case's declared ``must_exercise`` contracts; null in reports that predate this field."""
+    """The case's declared ``must_exercise`` contracts."""
     blocked_when_stdout_contains: list[str] | None = None
-    """Markers that make a trial BLOCKED, as declared; null in reports that predate this field."""
+    """Declared markers that make a trial BLOCKED."""
     infra_blocked_when: list[str] | None = None
-    """Markers that make a failing trial INFRA_BLOCKED, as declared; null in reports that
-    predate this field."""
+    """Declared markers that make a failing trial INFRA_BLOCKED."""
     skill_files: dict[str, str] | None = None
-    """Skill-relative POSIX path to ``sha256:<hex>`` of every skill-tree file the case's
-    command runs (its entrypoints, as the structural reading of the command resolves them);
-    null in reports that predate this field."""
+    """Skill-relative path to ``sha256:<hex>`` of each skill-tree file the command runs (its
+    entrypoints, as the structural reading of the command resolves them)."""
 
 
 class Interval(_Out):

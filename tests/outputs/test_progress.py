@@ -45,12 +45,18 @@ def run_piped(*args: str, env: dict[str, str] | None = None) -> subprocess.Compl
     )  # fmt: skip
 
 
-def run_in_pty(*args: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
-    """Run with stderr on a pseudo-terminal (stdout on a pipe); return code, stdout, stderr."""
+def run_in_pty(
+    *args: str, env: dict[str, str] | None = None, stdout_too: bool = False
+) -> tuple[int, str, str]:
+    """Run with stderr (and with ``stdout_too`` stdout) on a pseudo-terminal.
+
+    Returns the exit code, what came through the stdout pipe, and what the terminal showed.
+    """
     master, slave = pty.openpty()
     with subprocess.Popen(
         [sys.executable, "-m", "agentic_evals", *args],
-        stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL, env=env or environ(),
+        stdout=slave if stdout_too else subprocess.PIPE, stderr=slave,
+        stdin=subprocess.DEVNULL, env=env or environ(),
     ) as process:  # fmt: skip
         os.close(slave)
         chunks = []
@@ -63,8 +69,7 @@ def run_in_pty(*args: str, env: dict[str, str] | None = None) -> tuple[int, str,
                 break
             chunks.append(chunk)
         os.close(master)
-        assert process.stdout is not None
-        out = process.stdout.read().decode()
+        out = process.stdout.read().decode() if process.stdout else ""
         code = process.wait(timeout=300)
     # The terminal turns each newline into CR LF.
     return code, out, b"".join(chunks).decode().replace("\r\n", "\n")
@@ -84,6 +89,8 @@ def test_a_pipe_gets_one_plain_line_per_case_in_fixture_order(fixture: Path, job
     assert "\r" not in done.stderr and "\x1b" not in done.stderr
     assert case_lines(done.stderr) == EXPECTED
     assert "readiness: USABLE_WITH_GAPS (exit 1)" in done.stderr  # the summary moved to stderr
+    assert "first failing trial: outputs-sample::fails-loudly#1 FAIL exit 1" in done.stderr
+    assert "last 20 of 31 lines (11 cut)" in done.stderr and "hunter2" not in done.stderr
 
 
 @pytest.mark.parametrize("jobs", ["1", "3"])
@@ -99,6 +106,19 @@ def test_a_terminal_gets_a_live_status_line_and_the_same_case_lines(
     assert case_lines(err) == EXPECTED
     assert "\x1b[32m" in err or "\x1b[1m" in err  # a terminal gets colour
     assert "readiness: USABLE_WITH_GAPS (exit 1)" in out
+
+
+@pytest.mark.parametrize("jobs", ["1", "3"])
+def test_failure_detail_on_a_terminal(fixture: Path, jobs: str) -> None:
+    code, _, shown = run_in_pty("run", str(fixture), "-j", jobs, stdout_too=True)
+    plain = ANSI.sub("", shown)
+    assert code == 1
+    assert "first failing trial: outputs-sample::fails-loudly#1 FAIL exit 1" in plain
+    assert "        | using token=[REDACTED]" in plain and "hunter2" not in plain
+    assert "readiness: USABLE_WITH_GAPS (exit 1)" in plain
+    assert case_lines(shown) == EXPECTED
+    quiet = ANSI.sub("", run_in_pty("run", str(fixture), "-q", stdout_too=True)[2])
+    assert "first failing trial" not in quiet and "EXIT_CODE: exit code 1" in quiet
 
 
 def test_colour_follows_the_flags_and_the_environment(fixture: Path) -> None:
