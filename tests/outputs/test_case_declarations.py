@@ -71,3 +71,46 @@ def test_skill_files_follow_shell_scripts_and_skip_what_is_not_a_skill_file(
     run_sh = hashlib.sha256(b"echo run\n").hexdigest()
     assert files["run.sh"] == f"sha256:{run_sh}"
     assert report.cases[1].skill_files == {}
+
+
+def test_a_broken_reference_of_the_author_is_no_hallucinated_success(tmp_path: Path) -> None:
+    document = {
+        "version": 2,
+        "skill": "s",
+        "eval_kind": "runner_selftest",
+        "trials": 1,
+        "cases": [
+            {
+                "name": "compares-with-a-missing-reference",
+                "type": "positive",
+                "command": ["bash", "-c", "echo '{\"n\": 1}' > out.json; echo wrote"],
+                "expected": {
+                    "exit_code": 0,
+                    "stdout_contains": ["wrote"],
+                    "artifacts": [
+                        {
+                            "path": "out.json",
+                            "json_pointer": "/n",
+                            "equals_artifact": {"path": "gone.json"},
+                        }
+                    ],
+                },
+            },
+            {
+                "name": "claims-what-it-did-not-write",
+                "type": "positive",
+                "command": ["bash", "-c", "echo wrote"],
+                "expected": {
+                    "exit_code": 0,
+                    "stdout_contains": ["wrote"],
+                    "artifacts": [{"path": "missing.json"}],
+                },
+            },
+        ],
+    }
+    path = tmp_path / "agentic_eval.json"
+    path.write_text(json.dumps(document))
+    report = run_fixture(path)
+    assert [c.outcome for c in report.cases] == ["FAIL", "FAIL"]
+    assert report.cases[0].problems[0].oracle == "/expected/artifacts/0/equals_artifact"
+    assert report.metrics.hallucinated_success.trial_ids == ["s::claims-what-it-did-not-write#1"]

@@ -227,3 +227,29 @@ def test_the_command_exits_by_the_gate_and_writes_valid_json(
     assert same.exit_code == 0
     history = CliRunner().invoke(cli, ["compare", "last~1", "last"])
     assert history.exit_code == 2 and "need the run history" in history.output
+
+
+def test_readiness_and_claim_verdicts_that_get_worse_fail_the_gate(
+    mixed_report: Report, ready_report: Report
+) -> None:
+    worse = mixed_report.model_copy(update={"readiness": "NOT_READY"})
+    result = compare(mixed_report, worse)
+    assert (result.readiness.base, result.readiness.head, result.readiness.change) == (
+        "USABLE_WITH_GAPS",
+        "NOT_READY",
+        "worse",
+    )
+    assert result.gate_failed and result.unchanged == [c.case_id for c in mixed_report.cases]
+    assert compare(worse, mixed_report).readiness.change == "better"
+    block = mixed_report.capability_readiness
+    assert block is not None
+    failed = [
+        c.model_copy(update={"verdict": "FAILED"}) if c.id == "out.receipt" else c
+        for c in block.claims
+    ]
+    head = mixed_report.model_copy(
+        update={"capability_readiness": block.model_copy(update={"claims": failed})}
+    )
+    result = compare(mixed_report, head)
+    assert result.regressed_claims == ["out.receipt"] and result.gate_failed
+    assert (result.claims[0].base_verdict, result.claims[0].head_verdict) == ("PROVEN", "FAILED")

@@ -138,3 +138,26 @@ def test_run_writes_every_format_and_checks_outputs_first(tmp_path: Path) -> Non
         cli, ["run", str(fixture), "--html", str(tmp_path / "x"), "--markdown", str(tmp_path / "x")]
     )
     assert twice.exit_code == 2 and "given for two outputs" in twice.output
+
+
+def test_merge_writes_the_formats_and_never_over_a_shard(tmp_path: Path) -> None:
+    copy_sample("outputs", tmp_path / "outputs")
+    fixture = str(tmp_path / "outputs" / "agentic_eval.json")
+    shards = []
+    for k in (1, 2):
+        shard = tmp_path / f"shard{k}.json"
+        args = ["run", fixture, "--shard", f"{k}/2", "-o", str(shard), "--progress", "none"]
+        CliRunner().invoke(cli, args)
+        shards.append(str(shard))
+    into_input = CliRunner().invoke(cli, ["merge", *shards, "-o", shards[0]])
+    assert into_input.exit_code == 2 and "it is an input" in into_input.output
+    junit = tmp_path / "merged.xml"
+    merged = CliRunner().invoke(
+        cli, ["merge", *shards, "-o", str(tmp_path / "m.json"), "--junit-xml", str(junit)]
+    )
+    assert merged.exit_code == 1, merged.output
+    assert junit.read_text().count("<testcase ") == 8
+    document = json.loads((tmp_path / "m.json").read_text())
+    assert document["configuration"]["sources"]["junit_xml"] == "flag"
+    missing = CliRunner().invoke(cli, ["merge", *shards, "--no-config"])
+    assert missing.exit_code == 2 and "Missing option '-o'" in missing.output
