@@ -32,6 +32,8 @@ LAYERS = (
     "regressions",
     "coverage",
     "skills",
+    "configuration",
+    "compare",
     "cli",
     "__main__",
 )

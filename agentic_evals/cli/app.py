@@ -22,6 +22,8 @@ COMMANDS: Mapping[str, str] = {
     "validate": "agentic_evals.cli.validate_cmd:validate",
     "schema": "agentic_evals.cli.schema_cmd:schema",
     "merge": "agentic_evals.cli.merge_cmd:merge",
+    "report": "agentic_evals.cli.report_cmd:report",
+    "compare": "agentic_evals.cli.compare_cmd:compare",
     "audit-skills": "agentic_evals.cli.audit_skills_cmd:audit_skills",
     "scaffold-fixture": "agentic_evals.cli.scaffold_cmd:scaffold_fixture",
     "apply-scaffolds": "agentic_evals.cli.apply_scaffolds_cmd:apply_scaffolds",

@@ -28,6 +28,7 @@ SCHEMAS: Mapping[str, str] = {
     "coverage": "agentic_evals.coverage.models:COVERAGE_DOCUMENT",
     "coverage_audit": "agentic_evals.coverage.models:COVERAGE_AUDIT_DOCUMENT",
     "regressions": "agentic_evals.regressions.schema:REGISTRY_DOCUMENT",
+    "compare": "agentic_evals.compare.models:COMPARE_DOCUMENT",
 }
 """Kind (as the ``schema`` command names it) to ``module:attribute`` of its spec."""
 
