@@ -212,6 +212,16 @@ _DOCUMENTS: dict[str, _Document] = {
         "agentic_evals.regressions.models", "RegressionRegistry", "input",
         "agentic-evals regression registry (agentic_evals.regressions.v1)",
     ),
+    **{
+        f"history_{name}.schema.json": _Document(
+            "agentic_evals.history.models", model, "output", f"agentic-evals history {name}"
+        )
+        for name, model in (
+            ("list", "HistoryList"), ("show", "RunDetail"), ("trend", "Trend"),
+            ("flaky", "FlakyList"), ("prune", "PruneReceipt"), ("import", "ReportImportReceipt"),
+            ("imported", "ImportedList"),
+        )
+    },
 }  # fmt: skip
 
 

@@ -43,6 +43,15 @@ def _no_ci_shard(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name, raising=False)
 
 
+@pytest.fixture(autouse=True)
+def _private_history(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    # Every run and merge records its report in the history: never in the real home's.
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg-data")))
+    monkeypatch.delenv("AGENTIC_EVALS_HISTORY", raising=False)
+
+
 @pytest.fixture(scope="session")
 def report_validator() -> jsonschema.Draft202012Validator:
     schema = json.loads((REPO / "schemas" / "report.schema.json").read_text())

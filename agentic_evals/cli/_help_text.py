@@ -39,6 +39,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill...\n"
         "  audit-skills      Audit every skill folder...\n"
         "  coverage          Which seams have guards...\n"
+        "  history           Query the history of...\n"
         "  merge             Merge the reports of the...\n"
         "  plan-journeys     Bind requirements to the...\n"
         "  regressions       Audit and verify a...\n"
@@ -70,6 +71,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill...\n"
         "  audit-skills      Audit every skill folder...\n"
         "  coverage          Which seams have guards...\n"
+        "  history           Query the history of...\n"
         "  merge             Merge the reports of the...\n"
         "  plan-journeys     Bind requirements to the...\n"
         "  regressions       Audit and verify a skill's...\n"
@@ -101,6 +103,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill...\n"
         "  audit-skills      Audit every skill folder (a...\n"
         "  coverage          Which seams have guards...\n"
+        "  history           Query the history of...\n"
         "  merge             Merge the reports of the...\n"
         "  plan-journeys     Bind requirements to the...\n"
         "  regressions       Audit and verify a skill's...\n"
@@ -112,7 +115,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  Example: agentic-evals run\n"
         "  fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 3: 55-56 columns
+    # 3: 55 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -132,6 +135,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of...\n"
         "  audit-skills      Audit every skill folder (a...\n"
         "  coverage          Which seams have guards that...\n"
+        "  history           Query the history of...\n"
         "  merge             Merge the reports of the...\n"
         "  plan-journeys     Bind requirements to the...\n"
         "  regressions       Audit and verify a skill's...\n"
@@ -143,7 +147,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  Example: agentic-evals run\n"
         "  fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 4: 57 columns
+    # 4: 56 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -163,6 +167,39 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of...\n"
         "  audit-skills      Audit every skill folder (a...\n"
         "  coverage          Which seams have guards that...\n"
+        "  history           Query the history of recorded...\n"
+        "  merge             Merge the reports of the...\n"
+        "  plan-journeys     Bind requirements to the...\n"
+        "  regressions       Audit and verify a skill's...\n"
+        "  run               Load and gate FIXTURE, run...\n"
+        "  scaffold-fixture  Write a first fixture...\n"
+        "  schema            Print the JSON Schema (draft...\n"
+        "  validate          Load, schema-check and gate...\n"
+        "\n"
+        "  Example: agentic-evals run\n"
+        "  fixtures/agentic_eval.json --output report.json\n"
+    ),
+    # 5: 57 columns
+    (
+        "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
+        "\n"
+        "  Decide from evidence whether an agent skill or\n"
+        "  workflow is ready.\n"
+        "\n"
+        "  Exit codes: 0 success (run: READY), 1 not ready, 2\n"
+        "  invalid input or usage, 3 internal error, 130/143\n"
+        "  interrupted.\n"
+        "\n"
+        "Options:\n"
+        "  --version   Show the version and exit.\n"
+        "  --debug     Show a traceback for internal errors.\n"
+        "  -h, --help  Show this message and exit.\n"
+        "\n"
+        "Commands:\n"
+        "  apply-scaffolds   Give every eligible skill of...\n"
+        "  audit-skills      Audit every skill folder (a...\n"
+        "  coverage          Which seams have guards that...\n"
+        "  history           Query the history of recorded...\n"
         "  merge             Merge the reports of the...\n"
         "  plan-journeys     Bind requirements to the...\n"
         "  regressions       Audit and verify a skill's...\n"
@@ -174,7 +211,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  Example: agentic-evals run fixtures/agentic_eval.json\n"
         "  --output report.json\n"
     ),
-    # 5: 58 columns
+    # 6: 58 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -194,6 +231,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of...\n"
         "  audit-skills      Audit every skill folder (a...\n"
         "  coverage          Which seams have guards that...\n"
+        "  history           Query the history of recorded...\n"
         "  merge             Merge the reports of the shards...\n"
         "  plan-journeys     Bind requirements to the...\n"
         "  regressions       Audit and verify a skill's...\n"
@@ -205,7 +243,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  Example: agentic-evals run fixtures/agentic_eval.json\n"
         "  --output report.json\n"
     ),
-    # 6: 59 columns
+    # 7: 59 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -225,6 +263,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of...\n"
         "  audit-skills      Audit every skill folder (a...\n"
         "  coverage          Which seams have guards that can...\n"
+        "  history           Query the history of recorded...\n"
         "  merge             Merge the reports of the shards...\n"
         "  plan-journeys     Bind requirements to the...\n"
         "  regressions       Audit and verify a skill's...\n"
@@ -236,7 +275,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  Example: agentic-evals run fixtures/agentic_eval.json\n"
         "  --output report.json\n"
     ),
-    # 7: 60 columns
+    # 8: 60 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -256,6 +295,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT...\n"
         "  audit-skills      Audit every skill folder (a...\n"
         "  coverage          Which seams have guards that can...\n"
+        "  history           Query the history of recorded...\n"
         "  merge             Merge the reports of the shards...\n"
         "  plan-journeys     Bind requirements to the controls...\n"
         "  regressions       Audit and verify a skill's...\n"
@@ -267,7 +307,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  Example: agentic-evals run fixtures/agentic_eval.json\n"
         "  --output report.json\n"
     ),
-    # 8: 61 columns
+    # 9: 61 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -287,6 +327,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT...\n"
         "  audit-skills      Audit every skill folder (a...\n"
         "  coverage          Which seams have guards that can...\n"
+        "  history           Query the history of recorded runs...\n"
         "  merge             Merge the reports of the shards of...\n"
         "  plan-journeys     Bind requirements to the controls...\n"
         "  regressions       Audit and verify a skill's...\n"
@@ -298,7 +339,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  Example: agentic-evals run fixtures/agentic_eval.json\n"
         "  --output report.json\n"
     ),
-    # 9: 62 columns
+    # 10: 62 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -317,6 +358,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a...\n"
         "  audit-skills      Audit every skill folder (a...\n"
         "  coverage          Which seams have guards that can...\n"
+        "  history           Query the history of recorded runs...\n"
         "  merge             Merge the reports of the shards of...\n"
         "  plan-journeys     Bind requirements to the controls...\n"
         "  regressions       Audit and verify a skill's...\n"
@@ -328,7 +370,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  Example: agentic-evals run fixtures/agentic_eval.json\n"
         "  --output report.json\n"
     ),
-    # 10: 63 columns
+    # 11: 63 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -347,6 +389,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a...\n"
         "  audit-skills      Audit every skill folder (a...\n"
         "  coverage          Which seams have guards that can...\n"
+        "  history           Query the history of recorded runs...\n"
         "  merge             Merge the reports of the shards of...\n"
         "  plan-journeys     Bind requirements to the controls...\n"
         "  regressions       Audit and verify a skill's...\n"
@@ -358,7 +401,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  Example: agentic-evals run fixtures/agentic_eval.json\n"
         "  --output report.json\n"
     ),
-    # 11: 64 columns
+    # 12: 64 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -377,6 +420,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a...\n"
         "  audit-skills      Audit every skill folder (a subfolder...\n"
         "  coverage          Which seams have guards that can...\n"
+        "  history           Query the history of recorded runs...\n"
         "  merge             Merge the reports of the shards of...\n"
         "  plan-journeys     Bind requirements to the controls...\n"
         "  regressions       Audit and verify a skill's regression...\n"
@@ -388,7 +432,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  Example: agentic-evals run fixtures/agentic_eval.json\n"
         "  --output report.json\n"
     ),
-    # 12: 65 columns
+    # 13: 65 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -407,6 +451,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a...\n"
         "  audit-skills      Audit every skill folder (a subfolder...\n"
         "  coverage          Which seams have guards that can fail,...\n"
+        "  history           Query the history of recorded runs...\n"
         "  merge             Merge the reports of the shards of one...\n"
         "  plan-journeys     Bind requirements to the controls...\n"
         "  regressions       Audit and verify a skill's regression...\n"
@@ -418,7 +463,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  Example: agentic-evals run fixtures/agentic_eval.json\n"
         "  --output report.json\n"
     ),
-    # 13: 66 columns
+    # 14: 66 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -437,6 +482,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a...\n"
         "  audit-skills      Audit every skill folder (a subfolder...\n"
         "  coverage          Which seams have guards that can fail,...\n"
+        "  history           Query the history of recorded runs...\n"
         "  merge             Merge the reports of the shards of one...\n"
         "  plan-journeys     Bind requirements to the controls...\n"
         "  regressions       Audit and verify a skill's regression...\n"
@@ -448,7 +494,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  Example: agentic-evals run fixtures/agentic_eval.json --output\n"
         "  report.json\n"
     ),
-    # 14: 67 columns
+    # 15: 67 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -467,6 +513,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a...\n"
         "  audit-skills      Audit every skill folder (a subfolder...\n"
         "  coverage          Which seams have guards that can fail,...\n"
+        "  history           Query the history of recorded runs...\n"
         "  merge             Merge the reports of the shards of one...\n"
         "  plan-journeys     Bind requirements to the controls...\n"
         "  regressions       Audit and verify a skill's regression...\n"
@@ -478,7 +525,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  Example: agentic-evals run fixtures/agentic_eval.json --output\n"
         "  report.json\n"
     ),
-    # 15: 68 columns
+    # 16: 68 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -497,6 +544,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a...\n"
         "  audit-skills      Audit every skill folder (a subfolder...\n"
         "  coverage          Which seams have guards that can fail, in...\n"
+        "  history           Query the history of recorded runs (every...\n"
         "  merge             Merge the reports of the shards of one...\n"
         "  plan-journeys     Bind requirements to the controls...\n"
         "  regressions       Audit and verify a skill's regression...\n"
@@ -508,7 +556,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  Example: agentic-evals run fixtures/agentic_eval.json --output\n"
         "  report.json\n"
     ),
-    # 16: 69 columns
+    # 17: 69 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -526,6 +574,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a...\n"
         "  audit-skills      Audit every skill folder (a subfolder with...\n"
         "  coverage          Which seams have guards that can fail, in...\n"
+        "  history           Query the history of recorded runs (every...\n"
         "  merge             Merge the reports of the shards of one...\n"
         "  plan-journeys     Bind requirements to the controls...\n"
         "  regressions       Audit and verify a skill's regression...\n"
@@ -537,7 +586,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  Example: agentic-evals run fixtures/agentic_eval.json --output\n"
         "  report.json\n"
     ),
-    # 17: 70 columns
+    # 18: 70 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -555,6 +604,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a...\n"
         "  audit-skills      Audit every skill folder (a subfolder with...\n"
         "  coverage          Which seams have guards that can fail, in...\n"
+        "  history           Query the history of recorded runs (every...\n"
         "  merge             Merge the reports of the shards of one...\n"
         "  plan-journeys     Bind requirements to the controls discovery...\n"
         "  regressions       Audit and verify a skill's regression...\n"
@@ -566,7 +616,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  Example: agentic-evals run fixtures/agentic_eval.json --output\n"
         "  report.json\n"
     ),
-    # 18: 71-72 columns
+    # 19: 71 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -584,6 +634,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold...\n"
         "  audit-skills      Audit every skill folder (a subfolder with...\n"
         "  coverage          Which seams have guards that can fail, in...\n"
+        "  history           Query the history of recorded runs (every...\n"
         "  merge             Merge the reports of the shards of one...\n"
         "  plan-journeys     Bind requirements to the controls discovery...\n"
         "  regressions       Audit and verify a skill's regression...\n"
@@ -595,7 +646,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  Example: agentic-evals run fixtures/agentic_eval.json --output\n"
         "  report.json\n"
     ),
-    # 19: 73 columns
+    # 20: 72 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -613,6 +664,37 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold...\n"
         "  audit-skills      Audit every skill folder (a subfolder with...\n"
         "  coverage          Which seams have guards that can fail, in...\n"
+        "  history           Query the history of recorded runs (every run...\n"
+        "  merge             Merge the reports of the shards of one...\n"
+        "  plan-journeys     Bind requirements to the controls discovery...\n"
+        "  regressions       Audit and verify a skill's regression...\n"
+        "  run               Load and gate FIXTURE, run every case over...\n"
+        "  scaffold-fixture  Write a first fixture (eval_kind: scaffold)...\n"
+        "  schema            Print the JSON Schema (draft 2020-12) of a...\n"
+        "  validate          Load, schema-check and gate FIXTURES (files...\n"
+        "\n"
+        "  Example: agentic-evals run fixtures/agentic_eval.json --output\n"
+        "  report.json\n"
+    ),
+    # 21: 73 columns
+    (
+        "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
+        "\n"
+        "  Decide from evidence whether an agent skill or workflow is ready.\n"
+        "\n"
+        "  Exit codes: 0 success (run: READY), 1 not ready, 2 invalid input or\n"
+        "  usage, 3 internal error, 130/143 interrupted.\n"
+        "\n"
+        "Options:\n"
+        "  --version   Show the version and exit.\n"
+        "  --debug     Show a traceback for internal errors.\n"
+        "  -h, --help  Show this message and exit.\n"
+        "\n"
+        "Commands:\n"
+        "  apply-scaffolds   Give every eligible skill of ROOT a scaffold...\n"
+        "  audit-skills      Audit every skill folder (a subfolder with...\n"
+        "  coverage          Which seams have guards that can fail, in...\n"
+        "  history           Query the history of recorded runs (every run...\n"
         "  merge             Merge the reports of the shards of one fixture...\n"
         "  plan-journeys     Bind requirements to the controls discovery...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
@@ -624,7 +706,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  Example: agentic-evals run fixtures/agentic_eval.json --output\n"
         "  report.json\n"
     ),
-    # 20: 74-77 columns
+    # 22: 74-75 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -642,6 +724,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold...\n"
         "  audit-skills      Audit every skill folder (a subfolder with...\n"
         "  coverage          Which seams have guards that can fail, in which...\n"
+        "  history           Query the history of recorded runs (every run...\n"
         "  merge             Merge the reports of the shards of one fixture...\n"
         "  plan-journeys     Bind requirements to the controls discovery...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
@@ -653,7 +736,37 @@ HELP_TEXTS: tuple[str, ...] = (
         "  Example: agentic-evals run fixtures/agentic_eval.json --output\n"
         "  report.json\n"
     ),
-    # 21: 78 columns
+    # 23: 76-77 columns
+    (
+        "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
+        "\n"
+        "  Decide from evidence whether an agent skill or workflow is ready.\n"
+        "\n"
+        "  Exit codes: 0 success (run: READY), 1 not ready, 2 invalid input or\n"
+        "  usage, 3 internal error, 130/143 interrupted.\n"
+        "\n"
+        "Options:\n"
+        "  --version   Show the version and exit.\n"
+        "  --debug     Show a traceback for internal errors.\n"
+        "  -h, --help  Show this message and exit.\n"
+        "\n"
+        "Commands:\n"
+        "  apply-scaffolds   Give every eligible skill of ROOT a scaffold...\n"
+        "  audit-skills      Audit every skill folder (a subfolder with...\n"
+        "  coverage          Which seams have guards that can fail, in which...\n"
+        "  history           Query the history of recorded runs (every run and...\n"
+        "  merge             Merge the reports of the shards of one fixture...\n"
+        "  plan-journeys     Bind requirements to the controls discovery...\n"
+        "  regressions       Audit and verify a skill's regression registry...\n"
+        "  run               Load and gate FIXTURE, run every case over its...\n"
+        "  scaffold-fixture  Write a first fixture (eval_kind: scaffold) for...\n"
+        "  schema            Print the JSON Schema (draft 2020-12) of a...\n"
+        "  validate          Load, schema-check and gate FIXTURES (files or...\n"
+        "\n"
+        "  Example: agentic-evals run fixtures/agentic_eval.json --output\n"
+        "  report.json\n"
+    ),
+    # 24: 78 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -671,6 +784,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold...\n"
         "  audit-skills      Audit every skill folder (a subfolder with...\n"
         "  coverage          Which seams have guards that can fail, in which...\n"
+        "  history           Query the history of recorded runs (every run and...\n"
         "  merge             Merge the reports of the shards of one fixture (run...\n"
         "  plan-journeys     Bind requirements to the controls discovery...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
@@ -681,7 +795,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 22: 79 columns
+    # 25: 79 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -699,6 +813,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md)...\n"
         "  coverage          Which seams have guards that can fail, in which...\n"
+        "  history           Query the history of recorded runs (every run and...\n"
         "  merge             Merge the reports of the shards of one fixture (run...\n"
         "  plan-journeys     Bind requirements to the controls discovery...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
@@ -709,7 +824,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 23: 80 columns
+    # 26: 80 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -727,6 +842,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md)...\n"
         "  coverage          Which seams have guards that can fail, in which...\n"
+        "  history           Query the history of recorded runs (every run and...\n"
         "  merge             Merge the reports of the shards of one fixture (run...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed,...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
@@ -737,7 +853,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 24: 81 columns
+    # 27: 81 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -755,6 +871,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md)...\n"
         "  coverage          Which seams have guards that can fail, in which...\n"
+        "  history           Query the history of recorded runs (every run and...\n"
         "  merge             Merge the reports of the shards of one fixture (run...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed,...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
@@ -765,7 +882,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 25: 82 columns
+    # 28: 82 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -783,6 +900,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of...\n"
         "  coverage          Which seams have guards that can fail, in which...\n"
+        "  history           Query the history of recorded runs (every run and merge...\n"
         "  merge             Merge the reports of the shards of one fixture (run...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed,...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
@@ -793,7 +911,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 26: 83 columns
+    # 29: 83 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -811,6 +929,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of...\n"
         "  coverage          Which seams have guards that can fail, in which evidence...\n"
+        "  history           Query the history of recorded runs (every run and merge...\n"
         "  merge             Merge the reports of the shards of one fixture (run...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed, by...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
@@ -821,7 +940,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 27: 84-85 columns
+    # 30: 84-85 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -839,6 +958,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture (dry...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of...\n"
         "  coverage          Which seams have guards that can fail, in which evidence...\n"
+        "  history           Query the history of recorded runs (every run and merge...\n"
         "  merge             Merge the reports of the shards of one fixture (run...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed, by...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
@@ -849,7 +969,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 28: 86 columns
+    # 31: 86 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -867,6 +987,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture (dry...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of...\n"
         "  coverage          Which seams have guards that can fail, in which evidence...\n"
+        "  history           Query the history of recorded runs (every run and merge...\n"
         "  merge             Merge the reports of the shards of one fixture (run --shard...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed, by...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
@@ -877,7 +998,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 29: 87 columns
+    # 32: 87 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -895,6 +1016,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture (dry...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of ROOT...\n"
         "  coverage          Which seams have guards that can fail, in which evidence...\n"
+        "  history           Query the history of recorded runs (every run and merge...\n"
         "  merge             Merge the reports of the shards of one fixture (run --shard...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed, by...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
@@ -905,7 +1027,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 30: 88 columns
+    # 33: 88 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -923,6 +1045,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture (dry run...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of ROOT...\n"
         "  coverage          Which seams have guards that can fail, in which evidence...\n"
+        "  history           Query the history of recorded runs (every run and merge...\n"
         "  merge             Merge the reports of the shards of one fixture (run --shard...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed, by...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
@@ -933,7 +1056,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 31: 89 columns
+    # 34: 89 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -951,6 +1074,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture (dry run...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of ROOT...\n"
         "  coverage          Which seams have guards that can fail, in which evidence classes.\n"
+        "  history           Query the history of recorded runs (every run and merge...\n"
         "  merge             Merge the reports of the shards of one fixture (run --shard...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed, by...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
@@ -961,7 +1085,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 32: 90 columns
+    # 35: 90 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -979,6 +1103,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture (dry run...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of ROOT...\n"
         "  coverage          Which seams have guards that can fail, in which evidence classes.\n"
+        "  history           Query the history of recorded runs (every run and merge records...\n"
         "  merge             Merge the reports of the shards of one fixture (run --shard...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed, by stable...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
@@ -989,7 +1114,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 33: 91 columns
+    # 36: 91 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -1007,6 +1132,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture (dry run...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of ROOT for...\n"
         "  coverage          Which seams have guards that can fail, in which evidence classes.\n"
+        "  history           Query the history of recorded runs (every run and merge records...\n"
         "  merge             Merge the reports of the shards of one fixture (run --shard K/N)...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed, by stable...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
@@ -1017,7 +1143,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 34: 92-93 columns
+    # 37: 92-93 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -1035,6 +1161,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture (dry run...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of ROOT for...\n"
         "  coverage          Which seams have guards that can fail, in which evidence classes.\n"
+        "  history           Query the history of recorded runs (every run and merge records...\n"
         "  merge             Merge the reports of the shards of one fixture (run --shard K/N)...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed, by stable...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
@@ -1045,7 +1172,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 35: 94 columns
+    # 38: 94 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -1063,6 +1190,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture (dry run...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of ROOT for an...\n"
         "  coverage          Which seams have guards that can fail, in which evidence classes.\n"
+        "  history           Query the history of recorded runs (every run and merge records its...\n"
         "  merge             Merge the reports of the shards of one fixture (run --shard K/N)...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed, by stable QID...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
@@ -1073,7 +1201,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 36: 95 columns
+    # 39: 95 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -1091,6 +1219,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture (dry run unless...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of ROOT for an...\n"
         "  coverage          Which seams have guards that can fail, in which evidence classes.\n"
+        "  history           Query the history of recorded runs (every run and merge records its...\n"
         "  merge             Merge the reports of the shards of one fixture (run --shard K/N)...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed, by stable QID...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
@@ -1101,7 +1230,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 37: 96 columns
+    # 40: 96 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -1119,6 +1248,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture (dry run unless...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of ROOT for an...\n"
         "  coverage          Which seams have guards that can fail, in which evidence classes.\n"
+        "  history           Query the history of recorded runs (every run and merge records its...\n"
         "  merge             Merge the reports of the shards of one fixture (run --shard K/N) into...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed, by stable QID...\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
@@ -1129,7 +1259,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 38: 97 columns
+    # 41: 97 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -1147,6 +1277,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture (dry run unless...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of ROOT for an...\n"
         "  coverage          Which seams have guards that can fail, in which evidence classes.\n"
+        "  history           Query the history of recorded runs (every run and merge records its...\n"
         "  merge             Merge the reports of the shards of one fixture (run --shard K/N) into...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed, by stable QID only.\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
@@ -1157,7 +1288,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 39: 98 columns
+    # 42: 98 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -1175,6 +1306,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture (dry run unless...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of ROOT for an...\n"
         "  coverage          Which seams have guards that can fail, in which evidence classes.\n"
+        "  history           Query the history of recorded runs (every run and merge records its...\n"
         "  merge             Merge the reports of the shards of one fixture (run --shard K/N) into...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed, by stable QID only.\n"
         "  regressions       Audit and verify a skill's regression registry...\n"
@@ -1185,7 +1317,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 40: 99 columns
+    # 43: 99 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -1203,6 +1335,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture (dry run unless...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of ROOT for an eval...\n"
         "  coverage          Which seams have guards that can fail, in which evidence classes.\n"
+        "  history           Query the history of recorded runs (every run and merge records its...\n"
         "  merge             Merge the reports of the shards of one fixture (run --shard K/N) into...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed, by stable QID only.\n"
         "  regressions       Audit and verify a skill's regression registry (fixtures/regressions.json).\n"
@@ -1213,7 +1346,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "\n"
         "  Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n"
     ),
-    # 41: 100 columns
+    # 44: 100 columns
     (
         "Usage: agentic-evals [OPTIONS] COMMAND [ARGS]...\n"
         "\n"
@@ -1231,6 +1364,7 @@ HELP_TEXTS: tuple[str, ...] = (
         "  apply-scaffolds   Give every eligible skill of ROOT a scaffold fixture (dry run unless...\n"
         "  audit-skills      Audit every skill folder (a subfolder with SKILL.md) of ROOT for an eval...\n"
         "  coverage          Which seams have guards that can fail, in which evidence classes.\n"
+        "  history           Query the history of recorded runs (every run and merge records its report).\n"
         "  merge             Merge the reports of the shards of one fixture (run --shard K/N) into one...\n"
         "  plan-journeys     Bind requirements to the controls discovery observed, by stable QID only.\n"
         "  regressions       Audit and verify a skill's regression registry (fixtures/regressions.json).\n"
@@ -1245,11 +1379,11 @@ HELP_TEXTS: tuple[str, ...] = (
 """The distinct ``--help`` texts, from the narrowest terminal to the widest."""
 
 HELP_BY_COLUMNS: dict[int, int] = {
-    50: 0, 51: 0, 52: 0, 53: 1, 54: 2, 55: 3, 56: 3, 57: 4, 58: 5, 59: 6,
-    60: 7, 61: 8, 62: 9, 63: 10, 64: 11, 65: 12, 66: 13, 67: 14, 68: 15, 69: 16,
-    70: 17, 71: 18, 72: 18, 73: 19, 74: 20, 75: 20, 76: 20, 77: 20, 78: 21, 79: 22,
-    80: 23, 81: 24, 82: 25, 83: 26, 84: 27, 85: 27, 86: 28, 87: 29, 88: 30, 89: 31,
-    90: 32, 91: 33, 92: 34, 93: 34, 94: 35, 95: 36, 96: 37, 97: 38, 98: 39, 99: 40,
-    100: 41,
+    50: 0, 51: 0, 52: 0, 53: 1, 54: 2, 55: 3, 56: 4, 57: 5, 58: 6, 59: 7,
+    60: 8, 61: 9, 62: 10, 63: 11, 64: 12, 65: 13, 66: 14, 67: 15, 68: 16, 69: 17,
+    70: 18, 71: 19, 72: 20, 73: 21, 74: 22, 75: 22, 76: 23, 77: 23, 78: 24, 79: 25,
+    80: 26, 81: 27, 82: 28, 83: 29, 84: 30, 85: 30, 86: 31, 87: 32, 88: 33, 89: 34,
+    90: 35, 91: 36, 92: 37, 93: 37, 94: 38, 95: 39, 96: 40, 97: 41, 98: 42, 99: 43,
+    100: 44,
 }
 """Columns (MIN_COLUMNS to MAX_COLUMNS) to the index of their text in HELP_TEXTS."""

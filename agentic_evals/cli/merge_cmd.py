@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from agentic_evals.cli._exit import finish
+from agentic_evals.cli._history_options import record_options, record_report
 from agentic_evals.exitcodes import ExitCode
 
 
@@ -28,7 +29,14 @@ from agentic_evals.exitcodes import ExitCode
     help="Write the merged JSON report here ('-': stdout).",
 )
 @click.option("--report-only", is_flag=True, help="Exit 0 whatever the readiness.")
-def merge(reports: tuple[Path, ...], output: Path, report_only: bool) -> None:
+@record_options
+def merge(
+    reports: tuple[Path, ...],
+    output: Path,
+    report_only: bool,
+    history_url: str | None,
+    no_history: bool,
+) -> None:
     """Merge the reports of the shards of one fixture (run --shard K/N) into one report.
 
     The merged report's readiness, cases (in fixture order) and metrics are
@@ -45,6 +53,7 @@ def merge(reports: tuple[Path, ...], output: Path, report_only: bool) -> None:
         finish(ExitCode.INVALID)
     code = ExitCode.OK if merged.readiness == "READY" or report_only else ExitCode.NOT_READY
     write_model_atomic(output, merged)
+    record_report(merged, history_url, no_history)
     # With the JSON on stdout ("-o -"), the summary moves to stderr.
     to_stderr = str(output) == "-"
     stream = sys.stderr if to_stderr else sys.stdout

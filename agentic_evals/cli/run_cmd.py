@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from agentic_evals.cli._exit import finish
+from agentic_evals.cli._history_options import record_options, record_report
 from agentic_evals.exitcodes import ExitCode
 
 if TYPE_CHECKING:
@@ -91,6 +92,7 @@ if TYPE_CHECKING:
     help="Keep each trial's workspace copy (SPEC 3.4) instead of deleting it; the report's "
     "trial names its path in workspace_path.",
 )
+@record_options
 def run(
     fixture: Path,
     output: Path | None,
@@ -104,6 +106,8 @@ def run(
     tier: Tier,
     require_system_test: bool,
     keep_workspaces: bool,
+    history_url: str | None,
+    no_history: bool,
 ) -> None:
     """Load and gate FIXTURE, run every case over its trials, judge readiness."""
     from agentic_evals.contract.load import load_fixture
@@ -148,6 +152,7 @@ def run(
         code = ExitCode.NOT_READY
     if output is not None:
         write_model_atomic(output, report)
+    record_report(report, history_url, no_history)
     # With the JSON on stdout ("-o -"), the summary moves to stderr.
     to_stderr = output is not None and str(output) == "-"
     stream = sys.stderr if to_stderr else sys.stdout

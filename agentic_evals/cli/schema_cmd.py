@@ -24,6 +24,13 @@ KINDS = (
     "coverage",
     "coverage_audit",
     "regressions",
+    "history_list",
+    "history_show",
+    "history_trend",
+    "history_flaky",
+    "history_prune",
+    "history_import",
+    "history_imported",
 )
 
 
