@@ -222,6 +222,10 @@ _DOCUMENTS: dict[str, _Document] = {
             ("imported", "ImportedList"),
         )
     },
+    "eee_import.schema.json": _Document(
+        "agentic_evals.interchange.models", "ImportReceipt", "output",
+        "agentic-evals import eee receipt",
+    ),
 }  # fmt: skip
 
 

@@ -10,9 +10,14 @@ from typing import Any
 
 import jsonschema
 import pytest
+
+# The history and EEE tests' fixtures: both backends (PostgreSQL started once per session).
+from history_backends import base_report, history_url, postgres
 from hypothesis import HealthCheck, settings
 
 from agentic_evals.shard import SHARD_VARIABLES
+
+__all__ = ["base_report", "history_url", "postgres"]
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"

@@ -31,6 +31,7 @@ KINDS = (
     "history_prune",
     "history_import",
     "history_imported",
+    "eee_import",
 )
 
 

@@ -1,4 +1,7 @@
-"""Open the selected history, migrated to the current schema, for the length of a command."""
+"""Open the selected history, migrated to the current schema, for the length of a command.
+
+:func:`run_report` fetches a run's stored report by reference in one call.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
 from agentic_evals.history.location import resolve_location
+from agentic_evals.history.resolve import StoredRun, resolve_run
 from agentic_evals.history.schema import migrate
 from agentic_evals.history.store import Store, connect
 
@@ -26,3 +30,22 @@ def open_history(url: str | None, environ: Mapping[str, str] | None = None) -> I
         yield store
     finally:
         store.close()
+
+
+def run_report(
+    reference: str, url: str | None = None, environ: Mapping[str, str] | None = None
+) -> StoredRun:
+    """The stored report of the run ``reference`` names, in the history ``url`` selects.
+
+    ``reference`` is a run id, a unique prefix of one, ``last`` or ``last~N``
+    (see :func:`~agentic_evals.history.resolve.resolve_run`). This is what a
+    command that takes run ids beside report files (``compare``) calls.
+
+    Raises:
+        UnknownRunError: No run matches, or a prefix matches several
+            (:class:`~agentic_evals.history.errors.AmbiguousRunError`).
+        HistoryError: The history cannot be opened, or the stored report is not
+            a report this agentic-evals reads.
+    """
+    with open_history(url, environ) as store:
+        return resolve_run(store, reference)

@@ -166,21 +166,27 @@ def index_document(document: Any, where: str = "report") -> IndexedReport:
         ) from None
     if generated.tzinfo is None:
         raise ReportIndexError(f"{where}: /generated_at: has no UTC offset")
-    _check_unique_cases(view, where)
+    _check_unique_ids(view, where)
     text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
     return IndexedReport(
         view, text, sha256_bytes(canonical_json(document)), sortable_time(generated)
     )
 
 
-def _check_unique_cases(view: ReportView, where: str) -> None:
-    seen: set[str] = set()
-    for index, case in enumerate(view.cases):
-        if case.case_id in seen:
-            raise ReportIndexError(
-                f"{where}: /cases/{index}/case_id: case {case.case_id!r} appears twice"
-            )
-        seen.add(case.case_id)
+def _check_unique_ids(view: ReportView, where: str) -> None:
+    """Case ids and claim ids key the history's rows: each must appear once."""
+    claims = view.capability_readiness.claims if view.capability_readiness else []
+    for pointer, ids in (
+        ("/cases/{}/case_id", [case.case_id for case in view.cases]),
+        ("/capability_readiness/claims/{}/id", [claim.id for claim in claims]),
+    ):
+        seen: set[str] = set()
+        for index, identifier in enumerate(ids):
+            if identifier in seen:
+                raise ReportIndexError(
+                    f"{where}: {pointer.format(index)}: {identifier!r} appears twice"
+                )
+            seen.add(identifier)
 
 
 def read_report_file(path: Path) -> IndexedReport:

@@ -154,14 +154,22 @@ def test_import_rebuilds_idempotently_and_names_conflicts_and_invalid_files(
     assert {c["case_id"]: c["outcome"] for c in json.loads(shown.stdout)["cases"]}[BETA] == "PASS"
     broken = tmp_path / "broken.json"
     broken.write_text(json.dumps({**base_report, "run_id": "run-x", "cases": [{"case_id": 3}]}))
+    twice = tmp_path / "twice.json"
+    doubled = variant(base_report, "run-y", 9)
+    doubled["capability_readiness"]["claims"] *= 2
+    twice.write_text(json.dumps(doubled))
     not_json = tmp_path / "not.json"
     not_json.write_text("{")
     invalid = invoke(
-        "history", "import", str(broken), str(not_json), str(paths[0]), "--history", url
+        "history", "import", str(broken), str(twice), str(not_json), str(paths[0]), "--history", url
     )
     assert invalid.exit_code == 2
     assert f"{broken}: /cases/0/case_id: Input should be a valid string" in invalid.stdout
     assert f"{not_json}: not JSON" in invalid.stdout
+    assert f"{twice}: /capability_readiness/claims/1/id: 'hist.works' appears twice" in (
+        invalid.stdout
+    )
+    assert "0 recorded, 1 already recorded, 0 conflict(s), 3 invalid" in invalid.stdout
 
 
 def test_import_refuses_to_write_its_receipt_over_an_input(

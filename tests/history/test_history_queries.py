@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from history_helpers import ALPHA, BETA, CLAIM, record_all, variant
 
-from agentic_evals.history.access import open_history
+from agentic_evals.history.access import open_history, run_report
 from agentic_evals.history.errors import AmbiguousRunError, UnknownRunError, UnknownTargetError
 from agentic_evals.history.flaky import flaky_cases
 from agentic_evals.history.prune import prune
@@ -88,6 +88,19 @@ def test_run_references_resolve_ids_prefixes_and_last(
     assert stored.report.run_id == "abc222"
     assert [case.case_id for case in stored.report.cases] == [ALPHA, BETA]
     assert stored.report.cases[0].trials[0].stdout == base_report["cases"][0]["trials"][0]["stdout"]
+
+
+def test_run_report_opens_the_history_and_returns_the_stored_report(
+    history_url: str, base_report: dict[str, Any]
+) -> None:
+    record_all(history_url, variant(base_report, "old", 1), variant(base_report, "new", 2))
+    assert run_report("last", history_url).report.run_id == "new"
+    previous = run_report("last~1", history_url)
+    assert previous.run_id == "old" and previous.report.skill == "hist"
+    with pytest.raises(UnknownRunError):
+        run_report("last~2", history_url)
+    # Without a URL: the environment's history, then the default one.
+    assert run_report("new", None, {"AGENTIC_EVALS_HISTORY": history_url}).run_id == "new"
 
 
 def test_a_prefix_equal_to_a_whole_id_is_that_run(

@@ -19,7 +19,13 @@ def test_no_history_and_help_import_no_database_library(tmp_path: Path) -> None:
     code, modules, printed = imported_by("run", str(fixture(tmp_path)), "--no-history")
     assert code == 0, printed
     assert not {"sqlite3", "psycopg"} & modules
-    for command in (["history", "--help"], ["history", "list", "--help"], ["--help"]):
+    for command in (
+        ["history", "--help"],
+        ["history", "list", "--help"],
+        ["export", "eee", "--help"],
+        ["import", "eee", "--help"],
+        ["--help"],
+    ):
         code, modules, printed = imported_by(*command)
         assert code == 0, printed
         assert not {"sqlite3", "psycopg"} & modules, command

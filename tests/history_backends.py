@@ -1,4 +1,5 @@
-"""History test setup: a real report to vary, and the two backends (SQLite, PostgreSQL)."""
+"""Fixtures of the history and EEE tests: the two backends (SQLite, PostgreSQL) and a real
+report to vary. A test folder's conftest imports the ones it uses."""
 
 from __future__ import annotations
 
