@@ -23,5 +23,9 @@ class UnknownTargetError(HistoryError):
     """``history trend`` was given an id that is neither a recorded case nor a claim."""
 
 
-class ReportIndexError(ValueError):
+class DocumentError(ValueError):
+    """A file that is not the document it should be: the message names the file and why."""
+
+
+class ReportIndexError(DocumentError):
     """A report the history cannot index: the message names the file, pointer and rule."""

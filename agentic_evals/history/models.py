@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class _Out(BaseModel):
@@ -84,8 +84,9 @@ class CaseRow(_Out):
     """Hash of the case without ``expected``."""
     oracle_sha256: str
     """Hash of the case's ``expected``."""
-    skill_files: dict[str, str]
-    """Skill-relative path to ``sha256:<hex>`` (empty when the report has none)."""
+    skill_files: dict[str, str] = Field(default_factory=dict)
+    """Skill-relative path to ``sha256:<hex>`` of the skill files the case runs (empty when
+    the report has none)."""
 
 
 class ClaimRow(_Out):

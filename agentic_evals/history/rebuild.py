@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from agentic_evals.history.errors import ReportIndexError
+from agentic_evals.history.errors import DocumentError
 from agentic_evals.history.models import ReportImport, ReportImportReceipt
 from agentic_evals.history.record import record
 from agentic_evals.history.store import Store
@@ -22,7 +22,7 @@ def import_reports(store: Store, paths: Sequence[Path]) -> ReportImportReceipt:
     for path in paths:
         try:
             indexed = read_report_file(path)
-        except ReportIndexError as error:
+        except DocumentError as error:
             entries.append(
                 ReportImport(path=str(path), run_id=None, status="invalid", message=str(error))
             )

@@ -16,7 +16,8 @@ from typing import Any, Literal, NamedTuple
 from jsonpointer import JsonPointer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from agentic_evals.history.errors import ReportIndexError
+from agentic_evals.history.errors import DocumentError, ReportIndexError
+from agentic_evals.history.models import CaseRow
 from agentic_evals.provenance import canonical_json, sha256_bytes
 from agentic_evals.reports.model import REPORT_SCHEMA
 
@@ -25,20 +26,10 @@ class _View(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
 
 
-class CaseView(_View):
-    """One case of a report, as the history indexes it."""
+class CaseView(CaseRow):
+    """One case of a report, as the history indexes it (and ``history show`` lists it)."""
 
-    case_id: str
-    name: str
-    outcome: str
-    required: bool
-    flaky: bool
-    passed_trials: int
-    total_trials: int
-    test_source_sha256: str
-    oracle_sha256: str
-    skill_files: dict[str, str] = Field(default_factory=dict)
-    """Skill-relative path to ``sha256:<hex>`` of the skill files the case runs."""
+    model_config = ConfigDict(extra="ignore", frozen=True)
 
 
 class ClaimView(_View):
@@ -189,22 +180,31 @@ def _check_unique_ids(view: ReportView, where: str) -> None:
             seen.add(identifier)
 
 
-def read_report_file(path: Path) -> IndexedReport:
-    """Read and index the report at ``path``.
+def read_json_file(path: Path) -> Any:
+    """The JSON document in ``path``.
 
     Raises:
-        ReportIndexError: The file cannot be read, is not JSON, or is not a report.
+        DocumentError: The file cannot be read, is not UTF-8 or is not JSON.
     """
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-        raise ReportIndexError(f"{path}: cannot read: {reason}") from None
+        raise DocumentError(f"{path}: cannot read: {reason}") from None
     try:
-        document = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as error:
-        raise ReportIndexError(f"{path}: not JSON: {error}") from None
-    return index_document(document, str(path))
+        raise DocumentError(f"{path}: not JSON: {error}") from None
+
+
+def read_report_file(path: Path) -> IndexedReport:
+    """Read and index the report at ``path``.
+
+    Raises:
+        DocumentError: The file cannot be read, or is not JSON.
+        ReportIndexError: The file is not a report the history can index.
+    """
+    return index_document(read_json_file(path), str(path))
 
 
 def skill_files_sha256(skill_files: dict[str, str]) -> str:

@@ -19,7 +19,7 @@ from typing import Final, NamedTuple
 
 from pydantic import ValidationError
 
-from agentic_evals.history.errors import ReportIndexError, UnknownRunError
+from agentic_evals.history.errors import DocumentError, UnknownRunError
 from agentic_evals.history.resolve import newest_first, resolve_run, stored_report
 from agentic_evals.history.store import Store
 from agentic_evals.history.view import first_problem, read_report_file
@@ -80,7 +80,7 @@ def report_from_file(path: Path) -> Report:
     try:
         indexed = read_report_file(path)
         return Report.model_validate_json(indexed.text)
-    except ReportIndexError as error:
+    except DocumentError as error:
         raise ExportError(str(error)) from None
     except ValidationError as error:
         raise ExportError(f"{path}: {first_problem(error)}") from None

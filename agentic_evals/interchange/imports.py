@@ -10,7 +10,6 @@ concurrent imports neither lose nor duplicate an envelope.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
@@ -18,9 +17,10 @@ from typing import Final
 from pydantic import ValidationError
 
 from agentic_evals import clock
+from agentic_evals.history.errors import DocumentError
 from agentic_evals.history.resolve import stored_report
 from agentic_evals.history.store import Store
-from agentic_evals.history.view import first_problem, sortable_time
+from agentic_evals.history.view import first_problem, read_json_file, sortable_time
 from agentic_evals.interchange.eee_models import EEE_VERSION, Envelope
 from agentic_evals.interchange.identity import evaluation_id, run_id_of
 from agentic_evals.interchange.measurement import MeasurementError, measurement_sha256
@@ -41,7 +41,7 @@ INSERT INTO imported_evaluations (
 """
 
 
-class EnvelopeError(ValueError):
+class EnvelopeError(DocumentError):
     """A file that is not an Every Eval Ever 0.2.2 envelope; the message says where and why."""
 
 
@@ -60,15 +60,10 @@ def read_envelope(path: Path) -> tuple[Envelope, str, str]:
     """The envelope in ``path``, its canonical JSON and its measurement hash.
 
     Raises:
-        EnvelopeError: The file cannot be read, is not JSON or not a 0.2.2 envelope.
+        DocumentError: The file cannot be read or is not JSON.
+        EnvelopeError: It is not an Every Eval Ever 0.2.2 envelope.
     """
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-        raise EnvelopeError(f"{path}: cannot read: {reason}") from None
-    except json.JSONDecodeError as error:
-        raise EnvelopeError(f"{path}: not JSON: {error}") from None
+    document = read_json_file(path)
     version = document.get("schema_version") if isinstance(document, dict) else None
     if version != EEE_VERSION:
         raise EnvelopeError(
@@ -90,7 +85,7 @@ def import_envelopes(store: Store, paths: Sequence[Path]) -> ImportReceipt:
     for path in envelope_files(paths):
         try:
             envelope, text, measurement = read_envelope(path)
-        except EnvelopeError as error:
+        except DocumentError as error:
             entries.append(
                 EnvelopeImport(path=str(path), evaluation_id=None, status="rejected",
                                message=str(error))
