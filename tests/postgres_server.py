@@ -4,10 +4,16 @@ data directory, listening on 127.0.0.1 at a free port.
 PostgreSQL refuses to run as root, so as root the server runs as the ``postgres`` user
 that Debian's package creates. Where no server can be started, ``start`` says why, and
 the tests that need one are skipped with that reason.
+
+The test process may be a child subreaper (every in-process ``run`` makes it one), and
+then the daemonised server would be re-parented to it and look, to the runner's tests,
+like a process some trial left behind. So the server starts while the flag is off, and
+init adopts it.
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
 import pwd
 import shutil
@@ -22,6 +28,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 INSTALL_HINT = "apt-get install postgresql (.ci/run installs it)"
+_PR_SET_CHILD_SUBREAPER = 36
+_PR_GET_CHILD_SUBREAPER = 37
 
 
 class Server(NamedTuple):
@@ -55,6 +63,18 @@ def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+@contextmanager
+def _not_a_subreaper() -> Iterator[None]:
+    libc = ctypes.CDLL(None, use_errno=True)
+    flag = ctypes.c_int(0)
+    libc.prctl(_PR_GET_CHILD_SUBREAPER, ctypes.byref(flag), 0, 0, 0)
+    libc.prctl(_PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+    try:
+        yield
+    finally:
+        libc.prctl(_PR_SET_CHILD_SUBREAPER, flag.value, 0, 0, 0)
 
 
 def _as_server_user(user: str | None, argv: list[str]) -> list[str]:
@@ -96,7 +116,9 @@ def start() -> Server | str:
         options += " -c synchronous_commit=off -c full_page_writes=off"
         argv = [str(binaries / "pg_ctl"), "-D", str(data), "-l", str(root / "log"), "-w"]
         argv += ["-t", "60", "-o", options, "start"]
-        if subprocess.run(_as_server_user(user, argv), capture_output=True).returncode == 0:
+        with _not_a_subreaper():
+            started = subprocess.run(_as_server_user(user, argv), capture_output=True)
+        if started.returncode == 0:
             return Server(f"postgresql://postgres@127.0.0.1:{port}/postgres", data, binaries, user)
     log = (root / "log").read_text(errors="replace")[-300:] if (root / "log").exists() else ""
     shutil.rmtree(root, ignore_errors=True)
