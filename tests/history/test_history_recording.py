@@ -151,6 +151,24 @@ def test_a_broken_history_leaves_the_verdict_and_exit_code_untouched(
     assert (tmp_path / "corrupt.sqlite").read_bytes().startswith(b"not a database")
 
 
+def test_merge_with_a_broken_history_still_exits_by_its_verdict(tmp_path: Path) -> None:
+    shards = []
+    for k in (1, 2):
+        shards.append(str(tmp_path / f"shard-{k}.json"))
+        argv = ["run", str(fixture(tmp_path, FAILING)), "--shard", f"{k}/2", "-o", shards[-1]]
+        assert invoke(*argv, "--report-only", "--no-history").exit_code == 0
+    merged = tmp_path / "merged.json"
+    for reason, url in broken_histories(tmp_path).items():
+        result = invoke("merge", *shards, "-o", str(merged), "--history", url)
+        assert result.exit_code == 1, (reason, result.output)
+        assert json.loads(merged.read_text())["readiness"] == "NOT_READY"
+        assert "readiness: NOT_READY (exit 1)" in result.stdout
+        (line,) = result.stderr.splitlines()
+        assert line.startswith("agentic-evals: history: run ") and "not recorded: " in line
+        report_only = invoke("merge", *shards, "-o", str(merged), "--report-only", "--history", url)
+        assert report_only.exit_code == 0, (reason, report_only.output)
+
+
 def test_a_locked_history_is_reported_and_the_run_still_exits_by_its_verdict(
     tmp_path: Path,
 ) -> None:
