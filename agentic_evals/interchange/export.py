@@ -22,7 +22,7 @@ from pydantic import ValidationError
 from agentic_evals.history.errors import DocumentError, UnknownRunError
 from agentic_evals.history.resolve import newest_first, resolve_run, stored_report
 from agentic_evals.history.store import Store
-from agentic_evals.history.view import first_problem, read_report_file
+from agentic_evals.history.view import first_problem, index_document, read_json_file
 from agentic_evals.interchange.envelope import build_envelope
 from agentic_evals.interchange.identity import started_at
 from agentic_evals.interchange.instances import instances, jsonl
@@ -71,15 +71,21 @@ def write_export(report: Report, org: str, directory: Path) -> ExportedRun:
     )
 
 
-def report_from_file(path: Path) -> Report:
-    """The report in ``path``, validated as this version's report.
+def file_source(path: Path) -> Source | str:
+    """The report in ``path``; or, for an Every Eval Ever envelope, its evaluation id.
+
+    An envelope is a result already exported (by this tool or another): it is
+    never exported again as this tool's own, so the caller skips it.
 
     Raises:
-        ExportError: The file cannot be read or is not a valid report.
+        ExportError: The file cannot be read, or is neither a valid report nor an envelope.
     """
     try:
-        indexed = read_report_file(path)
-        return Report.model_validate_json(indexed.text)
+        document = read_json_file(path)
+        if isinstance(document, dict) and {"schema_version", "evaluation_id"} <= document.keys():
+            return str(document["evaluation_id"])
+        indexed = index_document(document, str(path))
+        return Source(Report.model_validate_json(indexed.text), str(path))
     except DocumentError as error:
         raise ExportError(str(error)) from None
     except ValidationError as error:
@@ -157,7 +163,7 @@ def export_eee(request: ExportRequest) -> ExportReceipt:
     with history as store:
         for reference in request.references:
             found = (
-                Source(report_from_file(Path(reference)), reference)
+                file_source(Path(reference))
                 if store is None or _is_path(reference)
                 else reference_source(store, reference)
             )

@@ -129,6 +129,12 @@ def test_imported_results_are_never_exported_as_this_tools_own(
     assert named.exit_code == 0, named.output
     assert "0 run(s) exported for Us; skipped 1 imported result(s)" in named.stdout
     assert exported(tmp_path / "named") == ([], [])
+    # The envelope file itself, given as if it were a report: skipped as well.
+    path, _ = envelope_of(envelope_dir)
+    as_file = invoke("export", "eee", str(path), "--org", "Us", "-o", str(tmp_path / "file"))
+    assert as_file.exit_code == 0, as_file.output
+    assert "0 run(s) exported for Us; skipped 1 imported result(s)" in as_file.stdout
+    assert exported(tmp_path / "file") == ([], [])
 
 
 def break_version(d: dict[str, Any]) -> None:
