@@ -48,11 +48,21 @@ def _no_ci_shard(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name, raising=False)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _private_history_for_the_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    # Every run and merge records its report in the history: never in the real home's,
+    # not even from module- or session-scoped fixtures, which run before _private_history.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg-data-session")))
+        patch.delenv("AGENTIC_EVALS_HISTORY", raising=False)
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _private_history(
     monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    # Every run and merge records its report in the history: never in the real home's.
+    # And a history of its own for each test.
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg-data")))
     monkeypatch.delenv("AGENTIC_EVALS_HISTORY", raising=False)
 

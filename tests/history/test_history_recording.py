@@ -40,6 +40,18 @@ def run_ids(url: str) -> list[str]:
         return [run.run_id for run in list_runs(store).runs]
 
 
+@pytest.fixture(scope="module")
+def data_home_of_module_fixtures() -> str:
+    return os.environ["XDG_DATA_HOME"]
+
+
+def test_not_even_module_fixtures_see_the_real_data_home(
+    data_home_of_module_fixtures: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    # Module-scoped fixtures that run the CLI (test_shard_merge's) record their runs too.
+    assert Path(data_home_of_module_fixtures).is_relative_to(tmp_path_factory.getbasetemp())
+
+
 def test_run_records_its_report_in_the_default_history(tmp_path: Path) -> None:
     report = tmp_path / "r.json"
     result = invoke("run", str(fixture(tmp_path)), "-o", str(report))
