@@ -118,6 +118,20 @@ class IndexedReport(NamedTuple):
     """``generated_at`` in UTC, fixed width, so that text order is time order."""
 
 
+def require_kind(
+    document: Any, key: str, expected: str, where: str, error: type[DocumentError]
+) -> None:
+    """Check the member that says what a document is (``schema``, ``schema_version``).
+
+    Raises:
+        DocumentError: (of type ``error``) ``document`` is not an object whose ``key``
+            is ``expected``.
+    """
+    found = document.get(key) if isinstance(document, dict) else None
+    if found != expected:
+        raise error(f"{where}: /{key}: {found!r} is not {expected}")
+
+
 def first_problem(error: ValidationError) -> str:
     """The first error of a validation as ``/json/pointer: message``."""
     first = error.errors()[0]
@@ -140,11 +154,7 @@ def index_document(document: Any, where: str = "report") -> IndexedReport:
     Raises:
         ReportIndexError: Not an ``agentic_evals.report.v2`` report the history can index.
     """
-    schema = document.get("schema") if isinstance(document, dict) else None
-    if schema != REPORT_SCHEMA:
-        raise ReportIndexError(
-            f"{where}: /schema: not an {REPORT_SCHEMA} report (schema: {schema!r})"
-        )
+    require_kind(document, "schema", REPORT_SCHEMA, where, ReportIndexError)
     try:
         view = ReportView.model_validate(document)
     except ValidationError as error:

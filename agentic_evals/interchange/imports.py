@@ -20,7 +20,12 @@ from agentic_evals import clock
 from agentic_evals.history.errors import DocumentError
 from agentic_evals.history.resolve import stored_report
 from agentic_evals.history.store import Store
-from agentic_evals.history.view import first_problem, read_json_file, sortable_time
+from agentic_evals.history.view import (
+    first_problem,
+    read_json_file,
+    require_kind,
+    sortable_time,
+)
 from agentic_evals.interchange.eee_models import EEE_VERSION, Envelope
 from agentic_evals.interchange.identity import evaluation_id, run_id_of
 from agentic_evals.interchange.measurement import MeasurementError, measurement_sha256
@@ -64,11 +69,7 @@ def read_envelope(path: Path) -> tuple[Envelope, str, str]:
         EnvelopeError: It is not an Every Eval Ever 0.2.2 envelope.
     """
     document = read_json_file(path)
-    version = document.get("schema_version") if isinstance(document, dict) else None
-    if version != EEE_VERSION:
-        raise EnvelopeError(
-            f"{path}: /schema_version: {version!r} is not Every Eval Ever {EEE_VERSION}"
-        )
+    require_kind(document, "schema_version", EEE_VERSION, str(path), EnvelopeError)
     try:
         envelope = Envelope.model_validate(document)
         measurement = measurement_sha256(envelope.evaluation_results)

@@ -164,7 +164,7 @@ def numeric_detail(d: dict[str, Any]) -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (break_version, "/schema_version: '0.3.0' is not Every Eval Ever 0.2.2"),
+        (break_version, "/schema_version: '0.3.0' is not 0.2.2"),
         (drop_source, "/source_metadata: Field required"),
         (add_top_level_key, "/comment: Extra inputs are not permitted"),
         (duplicate_result,
