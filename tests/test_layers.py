@@ -33,6 +33,8 @@ LAYERS = (
     "coverage",
     "skills",
     "configuration",
+    "history",
+    "interchange",
     "compare",
     "cli",
     "__main__",

@@ -30,6 +30,9 @@ COMMANDS: Mapping[str, str] = {
     "plan-journeys": "agentic_evals.cli.plan_journeys_cmd:plan_journeys",
     "coverage": "agentic_evals.cli.coverage_cmd:coverage",
     "regressions": "agentic_evals.cli.regressions_cmd:regressions",
+    "history": "agentic_evals.cli.history_cmd:history",
+    "export": "agentic_evals.cli.export_cmd:export",
+    "import": "agentic_evals.cli.import_cmd:import_group",
 }
 """Every command of the group: its name and where it lives (``module:attribute``)."""
 

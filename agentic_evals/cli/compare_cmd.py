@@ -7,12 +7,14 @@ from pathlib import Path
 import click
 
 from agentic_evals.cli._exit import emit, refuse, verdict_code
+from agentic_evals.cli._history_options import history_url_option
 
 
 @click.command(
     "compare",
     epilog=(
         "Example: agentic-evals compare main-report.json report.json -o compare.json\n\n"
+        "Example: agentic-evals compare last~1 last --format markdown\n\n"
         "Exit codes: 0 no regression and nothing checks less (or --report-only), 1 a case "
         "regressed or checks less, a claim asks for less or got worse, or readiness got worse, "
         "2 the reports cannot be read or compared."
@@ -32,8 +34,14 @@ from agentic_evals.cli._exit import emit, refuse, verdict_code
     show_default=True,
     help="What to print: the terminal summary, or Markdown for a pull-request comment.",
 )
-def compare(base: str, head: str, output: Path | None, report_only: bool, fmt: str) -> None:
-    """Compare HEAD with BASE (report files): regressed, fixed, new_flaky, weakened, ...
+@history_url_option
+def compare(
+    base: str, head: str, output: Path | None, report_only: bool, fmt: str, history_url: str | None
+) -> None:
+    """Compare HEAD with BASE: regressed, fixed, new_flaky, weakened, ...
+
+    BASE and HEAD are report files, or runs recorded in the history: a run id, a
+    unique prefix of one, last or last~N (last~1 is the run before the last).
 
     Cases are paired by case_id. A case is weakened when it checks less: an
     oracle removed or loosened, trials lowered, made optional (docs/compare.md).
@@ -44,10 +52,12 @@ def compare(base: str, head: str, output: Path | None, report_only: bool, fmt: s
     from agentic_evals.compare.sources import ReportSourceError, resolve_report
 
     if output is not None:
-        check_outputs("compare", [output], [Path(base), Path(head)])
+        check_outputs("compare", [output], [Path(base), Path(head)])  # only files can clash
     try:
-        base_report, head_report = resolve_report(base), resolve_report(head)
-        result = compare_reports(base_report, head_report, base_source=base, head_source=head)
+        old, new = resolve_report(base, history_url), resolve_report(head, history_url)
+        result = compare_reports(
+            old.report, new.report, base_source=old.source, head_source=new.source
+        )
     except (ReportSourceError, NotComparableError) as error:
         refuse("compare", f"not comparable: {error}")
     code = verdict_code(not_ready=result.gate_failed, report_only=report_only)

@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from agentic_evals.cli._exit import refuse, verdict_code
+from agentic_evals.cli._history_options import record_options, record_report
 from agentic_evals.cli._report_out import (
     ReportOutputs,
     check_outputs,
@@ -38,6 +39,7 @@ _CONFIGURABLE = ("output", "junit_xml", "html", "markdown", "color")
 @click.option("--report-only", is_flag=True, help="Exit 0 whatever the readiness.")
 @report_options
 @no_config_option
+@record_options
 @click.pass_context
 def merge(ctx: click.Context, /, reports: tuple[Path, ...], **flags: Any) -> None:
     """Merge the reports of the shards of one fixture (run --shard K/N) into one report.
@@ -60,5 +62,6 @@ def merge(ctx: click.Context, /, reports: tuple[Path, ...], **flags: Any) -> Non
         refuse("merge", f"{error}; nothing was written")
     merged = merged.model_copy(update={"configuration": configuration})
     code = verdict_code(not_ready=merged.readiness != "READY", report_only=flags["report_only"])
+    record_report(merged, flags["history_url"], flags["no_history"])
     level = verbosity(flags["quiet"], flags["verbose"])
     finish_report(merged, code, outputs, verbosity=level, colour_choice=options["color"])

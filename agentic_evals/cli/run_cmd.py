@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from agentic_evals.cli._exit import echo_findings, finish, verdict_code
+from agentic_evals.cli._history_options import record_options, record_report
 from agentic_evals.cli._report_out import (
     ReportOutputs,
     annotate_findings,
@@ -114,6 +115,7 @@ if TYPE_CHECKING:
 )
 @report_options
 @no_config_option
+@record_options
 @click.pass_context
 def run(ctx: click.Context, /, fixture: Path, **flags: Any) -> None:
     """Load and gate FIXTURE, run every case over its trials, judge readiness."""
@@ -152,6 +154,7 @@ def run(ctx: click.Context, /, fixture: Path, **flags: Any) -> None:
         code = ExitCode(128 + evaluation.interrupted_by)
     else:
         code = verdict_code(not_ready=report.readiness != "READY", report_only=flags["report_only"])
+    record_report(report, flags["history_url"], flags["no_history"])
     level = verbosity(flags["quiet"], flags["verbose"])
     finish_report(report, code, outputs, verbosity=level, colour_choice=options["color"])
 

@@ -221,8 +221,9 @@ def test_the_command_exits_by_the_gate_and_writes_valid_json(
     assert lenient.exit_code == 0 and lenient.stdout.startswith("### ❌ agentic-evals compare")
     same = CliRunner().invoke(cli, ["compare", str(base), str(base)])
     assert same.exit_code == 0
+    # Run references read the history (tests/history/test_history_compare.py); here it is empty.
     history = CliRunner().invoke(cli, ["compare", "last~1", "last"])
-    assert history.exit_code == 2 and "need the run history" in history.output
+    assert history.exit_code == 2 and "the history holds 0 run(s)" in history.output
 
 
 def test_readiness_and_claim_verdicts_that_get_worse_fail_the_gate(
