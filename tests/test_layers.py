@@ -32,6 +32,10 @@ LAYERS = (
     "regressions",
     "coverage",
     "skills",
+    "configuration",
+    "history",
+    "interchange",
+    "compare",
     "cli",
     "__main__",
 )

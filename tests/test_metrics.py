@@ -17,8 +17,19 @@ from agentic_evals.reports.model import CaseReport, Problem, StreamStats, TrialR
 EXIT = Problem(code=codes.EXIT_CODE, message="m", oracle="/expected/exit_code")
 OUT = Problem(code=codes.STDOUT_MISSING, message="m", oracle="/expected/stdout_contains/0")
 ART = Problem(code=codes.ARTIFACT_MISMATCH, message="m", oracle="/expected/artifacts/1")
-WS = Problem(code="WORKSPACE_CHANGE", message="m", oracle="/expected/workspace_changes")
+WS = Problem(code=codes.WORKSPACE_CHANGE_MISSING, message="m", oracle="/expected/workspace_changes")
 TIMEOUT = Problem(code=codes.TIMEOUT, message="m")
+EXEC = Problem(code=codes.EXEC_FAILED, message="m")
+ORPHAN = Problem(code=codes.ORPHAN_PROCESS, message="m")
+# The author's broken references: not the program's result.
+REFERENCE = Problem(
+    code=codes.ARTIFACT_MISSING, message="m", oracle="/expected/artifacts/0/equals_artifact"
+)
+BAD_REGEX = Problem(
+    code=codes.ARTIFACT_REGEX, message="m", oracle="/expected/artifacts/0/content_regex"
+)
+UNSAFE = Problem(code=codes.ARTIFACT_UNSAFE_PATH, message="m", oracle="/expected/artifacts/0")
+UNREADABLE = Problem(code=codes.ARTIFACT_UNREADABLE, message="m", oracle="/expected/artifacts/0")
 
 
 @pytest.mark.parametrize(
@@ -77,7 +88,15 @@ def test_pass_hat_k(passed: int, n: int, k: int, value: float | None) -> None:
     [
         ([ART], True),
         ([WS], True),
-        ([TIMEOUT, ART], True),
+        ([ORPHAN, ART], True),
+        ([REFERENCE, ART], True),
+        # A trial that never ended on its own claimed nothing.
+        ([TIMEOUT, ART], False),
+        ([EXEC, ART], False),
+        ([REFERENCE], False),
+        ([BAD_REGEX], False),
+        ([UNSAFE], False),
+        ([UNREADABLE], False),
         ([EXIT, ART], False),
         ([OUT, ART], False),
         ([EXIT], False),

@@ -8,6 +8,7 @@ from agentic_evals.reports.model import (
     CASE_OUTCOMES,
     REPORT_SCHEMA,
     CaseReport,
+    ConfigurationReport,
     Report,
     ShardInfo,
     TrialReport,
@@ -24,9 +25,9 @@ def test_report_v2_top_level_fields() -> None:
         "schema", "source", "skill", "eval_kind", "run_id", "fixture_sha256", "repo", "runner",
         "live", "mocked", "proof_scope", "claims", "what_was_exercised", "what_remains_unverified",
         "readiness", "case_readiness", "capability_readiness", "claims_coverage", "focused_cases",
-        "interrupted", "qualification", "shard", "generated_at", "duration_ms", "trials_per_case",
-        "case_count", "required_case_count", "outcome_counts", "trial_count", "warnings", "metrics",
-        "cases",
+        "interrupted", "qualification", "shard", "configuration", "generated_at", "duration_ms",
+        "trials_per_case", "case_count", "required_case_count", "outcome_counts", "trial_count",
+        "warnings", "metrics", "cases",
     }  # fmt: skip
 
 
@@ -35,7 +36,8 @@ def test_report_v2_case_and_trial_fields() -> None:
         "case_id", "name", "type", "required", "outcome", "flaky", "problems", "argv",
         "declared_evidence_class", "effective_evidence_class", "live_qualified",
         "evidence_disqualifiers", "supports_claims", "seams", "test_source_sha256",
-        "oracle_sha256", "passed_trials", "total_trials", "pass_rate", "trials",
+        "oracle_sha256", "passed_trials", "total_trials", "pass_rate", "trials", "expected",
+        "must_exercise", "blocked_when_stdout_contains", "infra_blocked_when", "skill_files",
     }  # fmt: skip
     assert aliases(TrialReport) == {
         "trial_id", "outcome", "problems", "exit_code", "term_signal", "timed_out",
@@ -48,6 +50,14 @@ def test_report_v2_case_and_trial_fields() -> None:
 def test_report_v2_shard_fields() -> None:
     assert aliases(ShardInfo) == {"index", "total"}
     assert Report.model_fields["shard"].default is None
+
+
+def test_report_v2_optional_fields_default_to_null() -> None:
+    # Reports written before these fields existed still validate.
+    for name in ("expected", "must_exercise", "skill_files", "infra_blocked_when"):
+        assert CaseReport.model_fields[name].default is None
+    assert Report.model_fields["configuration"].default is None
+    assert aliases(ConfigurationReport) == {"file", "enabled", "values", "sources"}
 
 
 def test_every_case_outcome_is_counted() -> None:

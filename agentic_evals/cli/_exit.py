@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, NoReturn
 
@@ -41,9 +42,9 @@ def echo_findings(findings: list[Finding]) -> None:
         click.echo(finding.render(), err=True)
 
 
-def summary_stream(output: Path | None) -> IO[str]:
-    """Where the summary goes: stderr when the JSON document takes stdout (``-o -``)."""
-    return sys.stderr if output is not None and str(output) == "-" else sys.stdout
+def summary_stream(*outputs: Path | None) -> IO[str]:
+    """Where the summary goes: stderr when a document takes stdout (``-o -``, ``--html -``)."""
+    return sys.stderr if any(o is not None and str(o) == "-" for o in outputs) else sys.stdout
 
 
 def emit(
@@ -53,12 +54,19 @@ def emit(
     output: Path | None = None,
     document: BaseModel | None = None,
     colour: bool = False,
+    texts: Sequence[tuple[Path, str]] = (),
 ) -> NoReturn:
-    """Write ``document`` to ``output`` (when both are given), show ``summary``, exit ``code``."""
-    from agentic_evals.reports.json_out import write_model_atomic
+    """Write ``document`` to ``output`` (when both are given), show ``summary``, exit ``code``.
+
+    ``texts`` are the document in other formats, each ``(path, rendered text)``,
+    written after it through the same atomic writer.
+    """
+    from agentic_evals.reports.json_out import write_model_atomic, write_text_atomic
 
     if output is not None and document is not None:
         write_model_atomic(output, document)
-    stream = summary_stream(output)
+    for path, text in texts:
+        write_text_atomic(path, text)
+    stream = summary_stream(output, *(path for path, _ in texts))
     click.echo(summary, nl=False, err=stream is sys.stderr, color=colour)
     finish(code)

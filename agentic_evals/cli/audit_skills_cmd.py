@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from agentic_evals.cli._exit import emit, refuse, verdict_code
+from agentic_evals.cli._exit import refuse, verdict_code
+from agentic_evals.cli._sarif import SarifSource, emit_document, format_option
 
 
 @click.command(
@@ -24,7 +25,8 @@ from agentic_evals.cli._exit import emit, refuse, verdict_code
 @click.option(
     "--only", "only", multiple=True, metavar="SKILL", help="Audit only this skill (repeatable)."
 )
-def audit_skills(root: Path, output: Path | None, only: tuple[str, ...]) -> None:
+@format_option
+def audit_skills(root: Path, output: Path | None, only: tuple[str, ...], fmt: str) -> None:
     """Audit every skill folder (a subfolder with SKILL.md) of ROOT for an eval posture.
 
     Postures: eval_provider, agentic_fixture, legacy_eval_fixture,
@@ -40,4 +42,7 @@ def audit_skills(root: Path, output: Path | None, only: tuple[str, ...]) -> None
     except AuditInputError as error:
         refuse("audit-skills", error)
     code = verdict_code(not_ready=audit.summary.not_ready > 0)
-    emit(code, render_audit(audit, int(code)), output=output, document=audit)
+    sarif = SarifSource(
+        "audit-skills", lambda: [(item, root / (item.skill or "")) for item in audit.findings]
+    )
+    emit_document(code, render_audit(audit, int(code)), audit, fmt=fmt, output=output, sarif=sarif)

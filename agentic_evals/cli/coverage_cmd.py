@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from agentic_evals.cli._exit import emit, refuse, verdict_code
+from agentic_evals.cli._exit import refuse, verdict_code
+from agentic_evals.cli._sarif import SarifSource, emit_document, format_option
 
 _OUTPUT_HELP = "Write the JSON document here ('-': stdout)."
 _REPORT_ONLY_HELP = "Exit 0 whatever the verdict."
@@ -37,9 +38,11 @@ def coverage() -> None:
 @click.argument("skill_dir", type=click.Path(path_type=Path))
 @click.option("-o", "--output", type=click.Path(path_type=Path), help=_OUTPUT_HELP)
 @click.option("--report-only", is_flag=True, help=_REPORT_ONLY_HELP)
-def show(skill_dir: Path, output: Path | None, report_only: bool) -> None:
+@format_option
+def show(skill_dir: Path, output: Path | None, report_only: bool, fmt: str) -> None:
     """Seam coverage of SKILL_DIR: every fixtures/agentic_eval* file, unioned."""
     from agentic_evals import codes
+    from agentic_evals.coverage.findings import report_findings
     from agentic_evals.coverage.render import render_report
     from agentic_evals.coverage.show import CoverageInputError, show_coverage
 
@@ -52,7 +55,10 @@ def show(skill_dir: Path, output: Path | None, report_only: bool) -> None:
         not_ready=report.summary.verdict == "NOT_READY",
         report_only=report_only,
     )
-    emit(code, render_report(report, int(code)), output=output, document=report)
+    sarif = SarifSource("coverage-show", lambda: report_findings(report))
+    emit_document(
+        code, render_report(report, int(code)), report, fmt=fmt, output=output, sarif=sarif
+    )
 
 
 @coverage.command(
@@ -66,9 +72,11 @@ def show(skill_dir: Path, output: Path | None, report_only: bool) -> None:
 @click.argument("root", type=click.Path(path_type=Path))
 @click.option("-o", "--output", type=click.Path(path_type=Path), help=_OUTPUT_HELP)
 @click.option("--report-only", is_flag=True, help=_REPORT_ONLY_HELP)
-def audit(root: Path, output: Path | None, report_only: bool) -> None:
+@format_option
+def audit(root: Path, output: Path | None, report_only: bool, fmt: str) -> None:
     """Seam coverage of every immediate subfolder of ROOT that has fixtures."""
     from agentic_evals.coverage.audit import audit_coverage
+    from agentic_evals.coverage.findings import audit_findings
     from agentic_evals.coverage.render import render_audit
     from agentic_evals.coverage.show import CoverageInputError
 
@@ -77,4 +85,7 @@ def audit(root: Path, output: Path | None, report_only: bool) -> None:
     except CoverageInputError as error:
         refuse("coverage audit", error)
     code = verdict_code(not_ready=bool(result.summary.not_ready), report_only=report_only)
-    emit(code, render_audit(result, int(code)), output=output, document=result)
+    sarif = SarifSource("coverage-audit", lambda: audit_findings(result))
+    emit_document(
+        code, render_audit(result, int(code)), result, fmt=fmt, output=output, sarif=sarif
+    )

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from agentic_evals.cli._exit import echo_findings, emit, finish, refuse, verdict_code
+from agentic_evals.cli._sarif import SarifSource, emit_document, format_option
 from agentic_evals.cli.regressions_add_cmd import OUTPUT, TIMEOUT, add
 from agentic_evals.exitcodes import ExitCode
 
@@ -48,7 +49,10 @@ def regressions() -> None:
 @OUTPUT
 @_FRESHNESS
 @_REPORT_ONLY
-def show(skill_dir: Path, output: Path | None, freshness_days: int, report_only: bool) -> None:
+@format_option
+def show(
+    skill_dir: Path, output: Path | None, freshness_days: int, report_only: bool, fmt: str
+) -> None:
     """Audit SKILL_DIR/fixtures/regressions.json; nothing runs.
 
     Per regression: protected (its retained case is still in a fixture that
@@ -56,6 +60,7 @@ def show(skill_dir: Path, output: Path | None, freshness_days: int, report_only:
     stale live proof, retired; and open incidents that no regression maps.
     """
     from agentic_evals.regressions.audit import needs_attention, show_skill
+    from agentic_evals.regressions.findings import show_findings
     from agentic_evals.regressions.render import render_show
     from agentic_evals.regressions.skill import RegressionsInputError
 
@@ -68,7 +73,16 @@ def show(skill_dir: Path, output: Path | None, freshness_days: int, report_only:
         click.echo(f"{outcome.load.path}: invalid registry", err=True)
         finish(ExitCode.INVALID)
     code = verdict_code(not_ready=needs_attention(outcome.show.summary), report_only=report_only)
-    emit(code, render_show(outcome.show, int(code)), output=output, document=outcome.show)
+    show_document = outcome.show
+    sarif = SarifSource("regressions-show", lambda: show_findings(show_document))
+    emit_document(
+        code,
+        render_show(show_document, int(code)),
+        show_document,
+        fmt=fmt,
+        output=output,
+        sarif=sarif,
+    )
 
 
 @regressions.command(
@@ -84,12 +98,16 @@ def show(skill_dir: Path, output: Path | None, freshness_days: int, report_only:
 @OUTPUT
 @_FRESHNESS
 @_REPORT_ONLY
-def audit(root: Path, output: Path | None, freshness_days: int, report_only: bool) -> None:
+@format_option
+def audit(
+    root: Path, output: Path | None, freshness_days: int, report_only: bool, fmt: str
+) -> None:
     """Audit the registry of every skill folder of ROOT (subfolders with fixtures/regressions.json).
 
     Other fixtures/regressions* files (another tool's format) are listed as skipped.
     """
     from agentic_evals.regressions.audit import needs_attention
+    from agentic_evals.regressions.findings import audit_findings
     from agentic_evals.regressions.render import render_audit
     from agentic_evals.regressions.skill import RegressionsInputError
     from agentic_evals.regressions.tree import audit_tree
@@ -105,7 +123,10 @@ def audit(root: Path, output: Path | None, freshness_days: int, report_only: boo
         not_ready=needs_attention(document.summary.regressions),
         report_only=report_only,
     )
-    emit(code, render_audit(document, int(code)), output=output, document=document)
+    sarif = SarifSource("regressions-audit", lambda: audit_findings(document))
+    emit_document(
+        code, render_audit(document, int(code)), document, fmt=fmt, output=output, sarif=sarif
+    )
 
 
 @regressions.command(

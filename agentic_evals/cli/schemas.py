@@ -31,12 +31,24 @@ SCHEMAS: Mapping[str, str] = {
     "regressions_show": "agentic_evals.regressions.results:SHOW_DOCUMENT",
     "regressions_audit": "agentic_evals.regressions.results:AUDIT_DOCUMENT",
     "regressions_verify": "agentic_evals.regressions.results:VERIFY_DOCUMENT",
+    "compare": "agentic_evals.compare.models:COMPARE_DOCUMENT",
+    "history_list": "agentic_evals.history.models:HISTORY_DOCUMENTS.list",
+    "history_show": "agentic_evals.history.models:HISTORY_DOCUMENTS.show",
+    "history_trend": "agentic_evals.history.models:HISTORY_DOCUMENTS.trend",
+    "history_flaky": "agentic_evals.history.models:HISTORY_DOCUMENTS.flaky",
+    "history_prune": "agentic_evals.history.models:HISTORY_DOCUMENTS.prune",
+    "history_import": "agentic_evals.history.models:HISTORY_DOCUMENTS.import",
+    "history_imported": "agentic_evals.history.models:HISTORY_DOCUMENTS.imported",
+    "eee_import": "agentic_evals.interchange.models:EEE_IMPORT_DOCUMENT",
 }
-"""Kind (as the ``schema`` command names it) to ``module:attribute`` of its spec."""
+"""Kind (as the ``schema`` command names it) to ``module:attribute`` of its spec, or
+``module:attribute.key`` of a spec in a mapping of them."""
 
 
 def spec(kind: str) -> SchemaSpec:
     """The schema spec of ``kind`` (a key of :data:`SCHEMAS`)."""
     module, _, attribute = SCHEMAS[kind].partition(":")
-    found: SchemaSpec = getattr(importlib.import_module(module), attribute)
-    return found
+    name, _, key = attribute.partition(".")
+    found = getattr(importlib.import_module(module), name)
+    document: SchemaSpec = found[key] if key else found
+    return document

@@ -55,6 +55,8 @@ class Verdict(NamedTuple):
 
     kind: Kind
     reason: str
+    target: Path | None = None
+    """The skill-tree file an ``entrypoint`` verdict runs (resolved), when it runs one."""
 
 
 @dataclass(frozen=True)
@@ -139,7 +141,7 @@ def _check_file(path: str, cmd: SimpleCommand, ctx: CommandContext, runner: str 
     if runner is None and not executable:
         return Verdict("other", f"{path} is not executable")
     how = f"runs {path} with {runner}" if runner else f"executes {path}"
-    return Verdict("entrypoint", how)
+    return Verdict("entrypoint", how, target)
 
 
 def _check_module(module: str, cmd: SimpleCommand, ctx: CommandContext, shown: str) -> Verdict:

@@ -20,6 +20,7 @@ from agentic_evals.judge.report import build_report
 from agentic_evals.judge.shard import Shard, hide_shard_variables, select
 from agentic_evals.reports.model import Report
 from agentic_evals.runner.environment import base_environment
+from agentic_evals.runner.observe import RunObserver
 from agentic_evals.runner.plan import TrialSettings
 from agentic_evals.runner.process import enable_subreaper
 from agentic_evals.runner.schedule import CaseRun, run_cases
@@ -51,6 +52,8 @@ class RunOptions:
     """Block required cases that must reach ``system_test`` and did not (MISSING_SYSTEM_TEST)."""
     keep_workspaces: bool = False
     """Keep every trial's workspace copy; each trial's report names its path."""
+    observer: RunObserver | None = None
+    """Told of every trial and finished case as the run goes (progress output)."""
 
 
 class Evaluation(NamedTuple):
@@ -113,7 +116,7 @@ def evaluate(loaded: LoadResult, options: RunOptions | None = None) -> Evaluatio
     )
     started = clock.monotonic()
     runs = [CaseRun(index, case, _raw_case(loaded.document, index), []) for index, case in selected]
-    interrupted_by = run_cases(fixture, runs, settings, options.jobs)
+    interrupted_by = run_cases(fixture, runs, settings, options.jobs, options.observer)
     report = build_report(
         loaded,
         runs,

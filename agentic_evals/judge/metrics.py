@@ -10,6 +10,7 @@ import math
 from collections.abc import Sequence
 from typing import Final
 
+from agentic_evals import codes
 from agentic_evals.oracles.base import problems_in_group
 from agentic_evals.reports.model import (
     CaseReport,
@@ -56,16 +57,61 @@ def pass_hat_k(passed: int, n: int, k: int) -> float | None:
     return math.comb(passed, k) / math.comb(n, k)
 
 
-def is_hallucinated_success(problems: Sequence[Problem]) -> bool:
-    """Return whether the exit code and output oracles passed while a readback failed.
+_NOT_RUN_TO_ITS_END: Final = frozenset({codes.TIMEOUT, codes.EXEC_FAILED})
+"""A trial with these problems said nothing about itself: it never ended on its own."""
 
-    That is: no problem from the ``exit_code`` or ``output`` oracles, and at
-    least one from a ``readback`` oracle (artifacts, workspace changes).
+CONTRADICTIONS: Final = frozenset(
+    {
+        codes.ARTIFACT_MISSING,
+        codes.ARTIFACT_PRESENT,
+        codes.ARTIFACT_TOO_SMALL,
+        codes.ARTIFACT_HASH,
+        codes.ARTIFACT_NOT_JSON,
+        codes.ARTIFACT_POINTER,
+        codes.ARTIFACT_MISMATCH,
+        codes.ARTIFACT_REGEX,
+        codes.ARTIFACT_EXCLUDED,
+        codes.ARTIFACT_NO_MATCH,
+        codes.WORKSPACE_CHANGE_MISSING,
+        codes.WORKSPACE_CHANGE_UNEXPECTED,
+    }
+)
+"""Readback problems that say the state left behind contradicts the trial's success.
+
+Not in the set: an unsafe path, an artifact too large or unreadable for the
+runner: they say nothing about what the program did.
+"""
+
+
+def _contradicts(problem: Problem) -> bool:
+    """An independent check failed on the trial's own result, not on the author's reference.
+
+    Problems about an ``equals_artifact`` reference or an invalid ``content_regex``
+    carry the pointer of that part of the check (``/expected/artifacts/N/equals_artifact``).
     """
-    claimed = not problems_in_group(problems, "exit_code") and not problems_in_group(
-        problems, "output"
-    )
-    return claimed and bool(problems_in_group(problems, "readback"))
+    if problem.code not in CONTRADICTIONS or problem.oracle is None:
+        return False
+    return not problem.oracle.endswith(("/equals_artifact", "/content_regex"))
+
+
+def is_hallucinated_success(problems: Sequence[Problem]) -> bool:
+    """Return whether the program's own checks passed while an independent check failed.
+
+    *Own* checks are what the program says about itself: its exit code and its
+    output (the ``exit_code`` and ``stdout``/``stderr`` contains/excludes
+    oracles), on a trial that ran to its own end (no ``TIMEOUT``, no
+    ``EXEC_FAILED``). *Independent* checks read the state the trial left
+    behind (``artifacts``, ``workspace_changes``); one counts as failed only
+    when its problem contradicts the result (:data:`CONTRADICTIONS`), not when
+    the author's reference is broken (an ``equals_artifact`` target, an invalid
+    regex, an unsafe path) or the runner could not read a file.
+    """
+    if any(p.code in _NOT_RUN_TO_ITS_END for p in problems):
+        return False
+    own = problems_in_group(problems, "exit_code") + problems_in_group(problems, "output")
+    if own:
+        return False
+    return any(_contradicts(p) for p in problems_in_group(problems, "readback"))
 
 
 def build_metrics(cases: Sequence[CaseReport], trials_per_case: int) -> Metrics:

@@ -6,6 +6,7 @@ import signal
 from typing import TYPE_CHECKING
 
 from agentic_evals import __version__, clock, codes
+from agentic_evals.commands.skill_files import SkillFiles
 from agentic_evals.contract.models import Fixture
 from agentic_evals.contract.vocabulary import DEFAULT_RUN_TIER, QualificationTier
 from agentic_evals.evidence.facts import CaseEvidence, evidence_table
@@ -27,8 +28,14 @@ if TYPE_CHECKING:
     from agentic_evals.contract.load import LoadResult
 
 
-def case_report(run: CaseRun, fixture: Fixture, facts: CaseEvidence) -> CaseReport:
-    """The record of one case: its trials reduced, and what its facts say it can prove."""
+def case_report(
+    run: CaseRun, fixture: Fixture, facts: CaseEvidence, files: SkillFiles
+) -> CaseReport:
+    """The record of one case: its trials reduced, and what its facts say it can prove.
+
+    It also carries what the case declares (its oracles, markers and
+    ``must_exercise``) and the skill files its command runs, for ``compare``.
+    """
     trials = list(run.trials)
     problems = case_problems([t.problems for t in trials])
     # Every trial ran unless the run was interrupted during (or before) this case.
@@ -61,6 +68,11 @@ def case_report(run: CaseRun, fixture: Fixture, facts: CaseEvidence) -> CaseRepo
         total_trials=len(trials),
         pass_rate=passed / len(trials) if trials else None,
         trials=trials,
+        expected=run.raw.get("expected"),
+        must_exercise=list(case.must_exercise),
+        blocked_when_stdout_contains=list(case.blocked_when_stdout_contains),
+        infra_blocked_when=list(case.infra_blocked_when),
+        skill_files=files.of(facts.analysis),
     )
 
 
@@ -78,11 +90,13 @@ def build_report(
     """Return the report of a run over ``runs`` at qualification ``tier`` (SPEC 6)."""
     fixture = loaded.model
     assert fixture is not None
-    table = evidence_table(fixture, loaded.path.resolve().parent)
+    fixture_dir = loaded.path.resolve().parent
+    table = evidence_table(fixture, fixture_dir)
+    files = SkillFiles(fixture_dir)
     pairs = [
         (
             apply_system_test(
-                case_report(run, fixture, table[run.case.name]),
+                case_report(run, fixture, table[run.case.name], files),
                 run.case,
                 tier,
                 require=require_system_test,

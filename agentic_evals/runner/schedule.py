@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from agentic_evals.reports.model import TrialReport
 from agentic_evals.runner.cancel import Cancellation
 from agentic_evals.runner.interrupt import Interrupted, interruptible
+from agentic_evals.runner.observe import RunObserver, Teller
 from agentic_evals.runner.plan import CasePlan, CasePlanner, TrialSettings
 from agentic_evals.runner.reaper import Identity, enable_subreaper, runner_children
 from agentic_evals.runner.trials import (
@@ -48,30 +49,38 @@ class CaseRun:
 
 
 def run_cases(
-    fixture: Fixture, runs: list[CaseRun], settings: TrialSettings, jobs: int = 1
+    fixture: Fixture,
+    runs: list[CaseRun],
+    settings: TrialSettings,
+    jobs: int = 1,
+    observer: RunObserver | None = None,
 ) -> int | None:
     """Run every trial of ``runs``; return the signal that stopped the run, if any.
 
     On SIGINT or SIGTERM the trials in flight are killed and dropped, the rest
     are not started, and cases left with fewer trials than the fixture asks are
-    reported NOT_TESTED.
+    reported NOT_TESTED. ``observer`` hears of every trial and finished case.
     """
+    tell = Teller(observer, fixture.trials)
     if jobs <= 1:
-        return _serial(fixture, runs, settings)
-    return _parallel(fixture, runs, settings, jobs)
+        return _serial(fixture, runs, settings, tell)
+    return _parallel(fixture, runs, settings, jobs, tell)
 
 
-def _serial(fixture: Fixture, runs: list[CaseRun], settings: TrialSettings) -> int | None:
-    waiting = _Unjudged()
+def _serial(
+    fixture: Fixture, runs: list[CaseRun], settings: TrialSettings, tell: Teller
+) -> int | None:
+    waiting = _Unjudged(tell)
     try:
         with interruptible():
             # Trials never overlap, so whatever the runner did not have before is theirs.
             before = runner_children() if enable_subreaper() else None
             planner = CasePlanner(settings)
-            for run in runs:
+            for position, run in enumerate(runs):
                 plan = planner.plan(run.case, run.case_id(fixture))
                 for number in range(1, fixture.trials + 1):
-                    _serial_trial(run, plan, number, settings, before, waiting)
+                    tell.started(position, number)
+                    _serial_trial((position, run), plan, number, settings, before, waiting)
             waiting.judge()
     except Interrupted as stop:
         waiting.judge()  # it had finished before the signal came
@@ -82,21 +91,26 @@ def _serial(fixture: Fixture, runs: list[CaseRun], settings: TrialSettings) -> i
 
 
 def _serial_trial(
-    run: CaseRun,
+    placed: tuple[int, CaseRun],
     plan: CasePlan,
     number: int,
     settings: TrialSettings,
     before: set[Identity] | None,
     waiting: _Unjudged,
 ) -> None:
-    """Run one trial of a serial run; judge the previous one while this one starts."""
+    """Run one trial of a serial run; judge the previous one while this one starts.
+
+    ``placed`` is the case's position in the run with its run.
+    """
     if not judging_can_wait(plan):
         waiting.judge()
+        position, run = placed
         run.trials.append(run_trial(plan, number, settings, preexisting=before))
+        waiting.tell.added(position, run.case.name, run.trials, number)
         return
     trial = execute_trial(plan, number, settings, preexisting=before, on_started=waiting.judge)
     waiting.judge()  # this trial could not start: the last one still waits
-    waiting.hold(run, trial)
+    waiting.hold(placed, trial)
 
 
 class _Unjudged:
@@ -109,22 +123,25 @@ class _Unjudged:
     found and killed before the next one started.
     """
 
-    def __init__(self) -> None:
-        self._held: tuple[CaseRun, UnjudgedTrial] | None = None
+    def __init__(self, tell: Teller) -> None:
+        self._held: tuple[tuple[int, CaseRun], UnjudgedTrial] | None = None
+        self.tell = tell
+        """Hears of each trial once it is judged."""
 
-    def hold(self, run: CaseRun, trial: UnjudgedTrial) -> None:
-        """Keep ``trial`` of ``run`` until :meth:`judge`."""
-        self._held = (run, trial)
+    def hold(self, placed: tuple[int, CaseRun], trial: UnjudgedTrial) -> None:
+        """Keep ``trial`` of the run ``placed`` (its position, the run) until :meth:`judge`."""
+        self._held = (placed, trial)
 
     def judge(self) -> None:
         """Judge the trial held, if any, and add it to its case's trials."""
         if self._held is None:
             return
-        run, trial = self._held
+        (position, run), trial = self._held
         judged = trial.judge()  # interrupted here, it is still held and judged again
         self._held = None
         run.trials.append(judged)
         trial.close()
+        self.tell.added(position, run.case.name, run.trials, trial.number)
 
     def drop(self) -> None:
         """Release a trial that was never judged (the run failed)."""
@@ -134,7 +151,7 @@ class _Unjudged:
 
 
 def _parallel(
-    fixture: Fixture, runs: list[CaseRun], settings: TrialSettings, jobs: int
+    fixture: Fixture, runs: list[CaseRun], settings: TrialSettings, jobs: int, tell: Teller
 ) -> int | None:
     done: dict[Slot, TrialReport] = {}
     signum: int | None = None
@@ -142,10 +159,12 @@ def _parallel(
     pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="agentic-evals-trial")
     try:
         with interruptible():
-            futures = _submit(pool, fixture, runs, settings, cancel)
+            futures = _submit(pool, fixture, runs, settings, cancel, tell)
             try:
                 for future in as_completed(futures):
-                    done[futures[future]] = future.result()
+                    slot = futures[future]
+                    done[slot] = future.result()
+                    _tell_done(tell, runs, done, slot, fixture.trials)
             except Interrupted as stop:
                 # Further signals are ignored from here on: the first one decides.
                 signum = stop.signum
@@ -161,19 +180,37 @@ def _parallel(
     return signum
 
 
+def _tell_done(
+    tell: Teller, runs: list[CaseRun], done: dict[Slot, TrialReport], slot: Slot, trials: int
+) -> None:
+    """A parallel trial finished; its case is finished once all its trials are done."""
+    position, number = slot
+    finished = [done[(position, n)] for n in range(1, trials + 1) if (position, n) in done]
+    tell.added(position, runs[position].case.name, finished, number)
+
+
+def _started(
+    tell: Teller, position: int, plan: CasePlan, number: int, settings: TrialSettings,
+    cancel: Cancellation,
+) -> TrialReport:  # fmt: skip
+    tell.started(position, number)
+    return run_trial(plan, number, settings, cancel)
+
+
 def _submit(
     pool: ThreadPoolExecutor,
     fixture: Fixture,
     runs: list[CaseRun],
     settings: TrialSettings,
     cancel: Cancellation,
+    tell: Teller,
 ) -> dict[Future[TrialReport], Slot]:
     futures: dict[Future[TrialReport], Slot] = {}
     planner = CasePlanner(settings)
     for position, run in enumerate(runs):
         plan = planner.plan(run.case, run.case_id(fixture))
         for number in range(1, fixture.trials + 1):
-            future = pool.submit(run_trial, plan, number, settings, cancel)
+            future = pool.submit(_started, tell, position, plan, number, settings, cancel)
             futures[future] = (position, number)
     return futures
 

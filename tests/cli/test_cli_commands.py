@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from agentic_evals.cli import cli
 from agentic_evals.evidence.gates import load_fixture
-from agentic_evals.reports.text import use_colour
+from agentic_evals.reports.terminal import colour_enabled
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = REPO / "fixtures" / "samples"
@@ -139,10 +139,10 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch: pytest.M
             return True
 
     monkeypatch.delenv("NO_COLOR", raising=False)
-    assert use_colour(Tty()) is True
-    assert use_colour(io.StringIO()) is False
+    assert colour_enabled("auto", Tty()) is True
+    assert colour_enabled("auto", io.StringIO()) is False
     monkeypatch.setenv("NO_COLOR", "1")
-    assert use_colour(Tty()) is False
+    assert colour_enabled("auto", Tty()) is False
 
 
 def test_summary_paints_verdicts_only_when_asked(tmp_path: Path) -> None:

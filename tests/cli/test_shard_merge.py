@@ -15,7 +15,8 @@ from agentic_evals.cli import cli
 from agentic_evals.judge.shard import SHARD_VARIABLES
 
 REPO = Path(__file__).resolve().parents[2]
-VOLATILE = frozenset({"run_id", "generated_at", "duration_ms"})
+# configuration: how each command was invoked (its flags and file), not what it found.
+VOLATILE = frozenset({"run_id", "generated_at", "duration_ms", "configuration"})
 
 CASES: list[dict[str, Any]] = [
     {

@@ -15,6 +15,7 @@ from agentic_evals.reports.model.claims import (
     Requalification,
     Threat,
 )
+from agentic_evals.reports.model.configuration import ConfigurationReport
 from agentic_evals.reports.model.outcomes import (
     CASE_OUTCOMES,
     READINESS,
@@ -52,6 +53,7 @@ __all__ = [
     "ClaimEvidence",
     "ClaimReadiness",
     "ClaimVerdict",
+    "ConfigurationReport",
     "ClassVerdict",
     "ExemptEvidence",
     "HallucinatedSuccess",

@@ -12,6 +12,7 @@ from agentic_evals.contract.vocabulary import CaseType
 from agentic_evals.documents.base import OutputModel
 from agentic_evals.documents.findings import Finding
 from agentic_evals.reports.model.claims import CapabilityReadiness, QualificationReport
+from agentic_evals.reports.model.configuration import ConfigurationReport
 from agentic_evals.reports.model.outcomes import CaseOutcome, Readiness, TrialOutcome
 
 REPORT_SCHEMA: Final = "agentic_evals.report.v2"
@@ -137,6 +138,18 @@ class CaseReport(OutputModel):
     """passed / total, null when no trial ran."""
     trials: list[TrialReport]
     """The trials, in order."""
+    # Declared checks, for ``compare``; each is null in reports that predate it.
+    expected: dict[str, JsonValue] | None = None
+    """The case's ``expected`` as written (``oracle_sha256`` is its hash)."""
+    must_exercise: list[str] | None = None
+    """The case's declared ``must_exercise`` contracts."""
+    blocked_when_stdout_contains: list[str] | None = None
+    """Declared markers that make a trial BLOCKED."""
+    infra_blocked_when: list[str] | None = None
+    """Declared markers that make a failing trial INFRA_BLOCKED."""
+    skill_files: dict[str, str] | None = None
+    """Skill-relative path to ``sha256:<hex>`` of each skill-tree file the command runs (its
+    entrypoints, as the structural reading of the command resolves them)."""
 
 
 class Interval(OutputModel):
@@ -257,6 +270,8 @@ class Report(OutputModel):
     """Cases by the highest qualification tier they passed at (SPEC section 6)."""
     shard: ShardInfo | None = None
     """The shard this run covered (``--shard K/N``); null for a full, focused or merged run."""
+    configuration: ConfigurationReport | None = None
+    """The resolved configuration of the run or merge; null when it was not recorded."""
     generated_at: str
     """ISO 8601 UTC time the report was written."""
     duration_ms: int
