@@ -99,7 +99,11 @@ def _nested_models(annotation: object) -> list[type[BaseModel]]:
 
 
 def _describe(schema: dict[str, Any], model: type[BaseModel]) -> None:
-    docs = attribute_docs(model)
+    docs: dict[str, str] = {}
+    # Fields a model inherits are documented in its base classes' bodies.
+    for base in reversed(model.__mro__):
+        if isinstance(base, type) and issubclass(base, BaseModel) and base is not BaseModel:
+            docs.update(attribute_docs(base))
     properties = schema.get("properties", {})
     for name, field in model.model_fields.items():
         key = field.alias or name

@@ -8,7 +8,11 @@ so that the loader can warn about them instead of failing.
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import Field, JsonValue
+
+from agentic_evals.contract.isolation import IsolationSettings
+from agentic_evals.contract.model_base import FixtureModel as _Model
+from agentic_evals.contract.model_base import NonEmptyStr
 
 CaseType = Literal["positive", "negative", "adversarial"]
 EvalKind = Literal["skill", "runner_selftest", "scaffold"]
@@ -27,18 +31,6 @@ ClaimSemantics = Literal[
 ]
 DomainProfile = Literal["json-scalar-v1", "sqlite-type-v1", "csv-cell-v1"]
 QualificationTier = Literal["system_test", "full_integration", "simulated", "unit", "not_required"]
-
-NonEmptyStr = Annotated[str, Field(min_length=1)]
-
-
-class _Model(BaseModel):
-    """Common configuration: strict types, unknown keys kept for warnings."""
-
-    model_config = ConfigDict(
-        strict=True,
-        extra="allow",
-        frozen=True,
-    )
 
 
 class ArtifactRef(_Model):
@@ -143,8 +135,8 @@ class ThreatAssumption(_Model):
     """What the adversary wants to achieve."""
 
 
-class Case(_Model):
-    """One command case, run for several trials."""
+class Case(IsolationSettings):
+    """One command case, run for several trials (isolation settings override the fixture's)."""
 
     name: NonEmptyStr
     """Unique name of the case within the fixture."""
@@ -267,7 +259,7 @@ class ProofClaims(_Model):
     """What it does not prove."""
 
 
-class Fixture(_Model):
+class Fixture(IsolationSettings):
     """A fixture: the declarative evaluation of one skill (format version 2)."""
 
     version: Literal[2]

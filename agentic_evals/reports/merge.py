@@ -39,6 +39,7 @@ from agentic_evals import clock
 from agentic_evals.claims.readiness import merge_capability
 from agentic_evals.claims.tiers import merge_qualification
 from agentic_evals.metrics import build_metrics
+from agentic_evals.reports.isolation import merge_summaries
 from agentic_evals.reports.model import CASE_OUTCOMES, REPORT_SCHEMA, CaseReport, Report
 from agentic_evals.shard import Shard, fixture_position, shard_size
 from agentic_evals.verdicts import case_readiness, worse
@@ -248,4 +249,8 @@ def _combine(files: Sequence[ReportFile], cases: list[CaseReport]) -> Report:
         warnings=list(dict.fromkeys(w for report in reports for w in report.warnings)),
         metrics=build_metrics(cases, trials_per_case=first.trials_per_case),
         cases=cases,
+        isolation=merge_summaries(
+            (report.isolation for report in reports),
+            (trial.isolation for case in cases for trial in case.trials),
+        ),
     )

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from agentic_evals.claims.models import CapabilityReadiness, QualificationReport
 from agentic_evals.contract.findings import Finding
+from agentic_evals.reports.isolation import IsolationSummary, TrialIsolation
 
 REPORT_SCHEMA: Final = "agentic_evals.report.v2"
 
@@ -93,11 +94,13 @@ class TrialReport(_Out):
     traced_execs: int | None = None
     """Successful execs traced after the command's own; null when nothing was traced."""
     workspace_changes: WorkspaceChangesReport | None = None
-    """What the trial changed in its workspace copy; null when the case has no workspace
-    (or the copy could not be made)."""
+    """What the trial changed in its private view (workspace, or the skill tree relative to
+    the fixture directory); null on the shared tree (or when no view could be made)."""
     workspace_path: str | None = None
-    """Where the trial's workspace copy was kept (``run --keep-workspaces``); null when it
-    was deleted or there was none."""
+    """Where the trial's workspace copy, or its view's upper layer, was kept
+    (``run --keep-workspaces``); null when it was deleted or there was none."""
+    isolation: TrialIsolation | None = None
+    """The trial's private view, network and containment (docs/isolation.md)."""
 
 
 class CaseReport(_Out):
@@ -263,6 +266,8 @@ class Report(_Out):
     """Cases by the highest qualification tier they passed at (SPEC section 6)."""
     shard: ShardInfo | None = None
     """The shard this run covered (``--shard K/N``); null for a full, focused or merged run."""
+    isolation: IsolationSummary | None = None
+    """How the trials were isolated and contained, and what was not available."""
     generated_at: str
     """ISO 8601 UTC time the report was written."""
     duration_ms: int

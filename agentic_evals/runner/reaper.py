@@ -17,12 +17,15 @@ import sys
 import threading
 import time
 from collections.abc import Collection, Iterable, Mapping
+from typing import Protocol
 
 import psutil
 
 from agentic_evals import clock
 from agentic_evals.runner.children import CHILDREN_FILES, child_pids, own_children
+from agentic_evals.runner.containment import watchdog
 from agentic_evals.runner.environment import CASE_VAR, RUN_ID_VAR, TRIAL_VAR
+from agentic_evals.runner.kernel import namespace_of
 
 TRACER_NAME_PREFIX = "ae-trace-"
 """Process name of the runner's own exec tracers (they run detached, under the runner)."""
@@ -221,6 +224,43 @@ def _environ(proc: psutil.Process) -> dict[str, str] | None:
         return None
 
 
+class Membership(Protocol):
+    """A trial's cgroup, as the tracker uses it."""
+
+    def pids(self) -> list[int]:
+        """The processes in the trial's cgroup."""
+        ...
+
+    def evict(self, pid: int) -> None:
+        """Move a process that is not the trial's (the exec tracer) out of the cgroup."""
+        ...
+
+    @property
+    def tracer_name(self) -> str | None:
+        """The exact process name of the trial's exec tracer, if it is traced."""
+        ...
+
+
+def _is_tracer(proc: psutil.Process, name: str | None = None) -> bool:
+    """Whether ``proc`` is the runner's own exec tracer.
+
+    Named exactly ``name`` (a random name per trial) when it is known; else
+    named with the tracer prefix and naming no trial (an exiting tracer shows
+    only its name).
+    """
+    try:
+        found = proc.name()
+        if name is not None:
+            return found == name
+        if not found.startswith(TRACER_NAME_PREFIX):
+            return False
+        return not proc.environ().get(TRIAL_VAR, "").isdigit()
+    except psutil.ZombieProcess:
+        return name is None
+    except psutil.Error:
+        return False
+
+
 class TrialTracker:
     """Knows which processes belong to one trial.
 
@@ -239,6 +279,12 @@ class TrialTracker:
             names another trial. Markers alone can be read too early (a process
             in the middle of ``execve`` shows no environment), so this is what
             makes serial attribution certain.
+        membership: Lists the trial's processes from its cgroup: then nothing
+            else is needed, or read, to know them. The runner's own exec
+            tracer, born in the cgroup, is moved out of it (it is reaped by
+            the tracing, after the trial).
+        namespace: The trial's private mount namespace (``mnt:[inode]``), which
+            no other trial runs in: a runner child in it is the trial's.
     """
 
     def __init__(
@@ -249,10 +295,17 @@ class TrialTracker:
         *,
         subreaper: bool,
         preexisting: set[Identity] | None = None,
+        membership: Membership | None = None,
+        namespace: str | None = None,
     ) -> None:
+        self._membership = membership
+        self._last_listing: list[int] | None = None
+        self._namespace = namespace
         self._leader = leader_pid
         self._markers = {key: env[key] for key in MARKER_KEYS if key in env}
-        self._exclude = frozenset(exclude_pids)
+        # The runner's watchdog is a child of the runner too, and no trial's.
+        keeper = watchdog.pid()
+        self._exclude = frozenset(exclude_pids) | ({keeper} if keeper is not None else set())
         self._subreaper = subreaper
         self._seen: set[Identity] = set()
         self._next_sample = 0.0
@@ -261,6 +314,8 @@ class TrialTracker:
 
     def observe(self, *, force: bool = False) -> None:
         """Remember the leader's current descendants (rate-limited unless ``force``)."""
+        if self._membership is not None:
+            return  # the cgroup knows them, however they left the tree
         now = clock.monotonic()
         if not force and now < self._next_sample:
             return
@@ -276,6 +331,8 @@ class TrialTracker:
 
         ``leader_gone``: the leader has exited, so nothing is below it any more.
         """
+        if self._membership is not None:
+            return self._listed(self._membership, leader_gone)
         runner = os.getpid()
         if self._subreaper and CHILDREN_FILES:
             others = _other_leaders(self._leader)
@@ -306,6 +363,29 @@ class TrialTracker:
         result = sorted(found.values(), key=lambda p: p.pid)
         self._remember(result)
         return result
+
+    @property
+    def last_listing(self) -> list[int] | None:
+        """The live processes of the trial at the last :meth:`members` after the leader ended."""
+        return self._last_listing
+
+    def _listed(self, membership: Membership, leader_gone: bool) -> list[psutil.Process]:
+        found = []
+        pids = membership.pids()
+        for pid in sorted(set(pids)):
+            if pid == self._leader or pid in self._exclude:
+                continue
+            try:
+                proc = psutil.Process(pid)
+            except psutil.Error:
+                continue
+            if membership.tracer_name is not None and _is_tracer(proc, membership.tracer_name):
+                membership.evict(pid)
+                continue
+            found.append(proc)
+        self._remember(found)
+        self._last_listing = [p.pid for p in found if is_live(p)] if leader_gone else None
+        return found
 
     def _add_subtrees(
         self,
@@ -340,6 +420,8 @@ class TrialTracker:
         ident = identity(proc)
         if ident in self._seen:
             return True
+        if self._namespace is not None and namespace_of(proc.pid) == self._namespace:
+            return not _is_tracer(proc)
         if self._carries_markers(proc):
             return True
         return self._exclusive and ident not in self._before and not self._foreign(proc)

@@ -1,14 +1,19 @@
 """Scheduling trials: one after another, or several at once.
 
-Parallel trials (``--jobs N``) give the same report as a serial run: every
-trial keeps its number, trials are stored by (case, number) and read back in
-fixture order, and escaped descendants are attributed by the trial markers
-in their environment, never by timing.
+Parallel trials (``--jobs N``) give the same report as a serial run, by
+construction: every trial keeps its number, trials are stored by (case,
+number) and read back in fixture order; trials run side by side only when
+they cannot see each other's files (each in its own private view), while a
+trial on the shared tree (``isolation: none``) runs alone, after every trial
+before it and before every trial after it; and escaped descendants are
+attributed by the trial's cgroup or private namespace, never by timing or
+by an environment a process can clear. Where neither exists, a parallel run
+runs serially, and the summary says so.
 """
 
 from __future__ import annotations
 
-from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import TYPE_CHECKING
 
 from agentic_evals.runner.cancel import Cancellation
@@ -27,13 +32,21 @@ from agentic_evals.runner.trials import (
 if TYPE_CHECKING:
     from agentic_evals.contract.models import Fixture
     from agentic_evals.reports.build import CaseRun
+    from agentic_evals.runner.confinement import Confinement
 
 Slot = tuple[int, int]
 """A trial's place: (position of its case in the run, trial number from 1)."""
 
+_AHEAD_PER_JOB = 2
+"""Trials submitted per worker ahead of the ones running (not all of them up front)."""
+
 
 def run_cases(
-    fixture: Fixture, runs: list[CaseRun], settings: TrialSettings, jobs: int = 1
+    fixture: Fixture,
+    runs: list[CaseRun],
+    settings: TrialSettings,
+    jobs: int = 1,
+    confinement: Confinement | None = None,
 ) -> int | None:
     """Run every trial of ``runs``; return the signal that stopped the run, if any.
 
@@ -41,6 +54,12 @@ def run_cases(
     are not started, and cases left with fewer trials than the fixture asks are
     reported NOT_TESTED.
     """
+    if jobs > 1 and confinement is not None and not confinement.certain_attribution():
+        confinement.notes.append(
+            f"--jobs {jobs} ran serially: without cgroups or private namespaces, a process "
+            "that leaves its trial's tree and clears its environment could be missed"
+        )
+        jobs = 1
     if jobs <= 1:
         return _serial(fixture, runs, settings)
     return _parallel(fixture, runs, settings, jobs)
@@ -115,12 +134,12 @@ def _parallel(
     signum: int | None = None
     cancel = Cancellation()
     pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="agentic-evals-trial")
+    futures: dict[Future[TrialRun], Slot] = {}
     try:
         with interruptible():
-            futures = _submit(pool, fixture, runs, settings, cancel)
             try:
-                for future in as_completed(futures):
-                    done[futures[future]] = future.result()
+                _submit(pool, fixture, runs, settings, cancel, futures, done, jobs)
+                _collect(futures, done, wait(futures).done)
             except Interrupted as stop:
                 # Further signals are ignored from here on: the first one decides.
                 signum = stop.signum
@@ -142,15 +161,45 @@ def _submit(
     runs: list[CaseRun],
     settings: TrialSettings,
     cancel: Cancellation,
-) -> dict[Future[TrialRun], Slot]:
-    futures: dict[Future[TrialRun], Slot] = {}
+    futures: dict[Future[TrialRun], Slot],
+    done: dict[Slot, TrialRun],
+    jobs: int,
+) -> None:
+    """Submit the trials in serial order, at most a few per worker ahead.
+
+    A trial on the shared tree waits for every trial submitted before it and
+    runs alone (its orphans attributed as in a serial run); the trials after
+    it wait for it.
+    """
     planner = CasePlanner(settings)
+    pending: set[Future[TrialRun]] = set()
     for position, run in enumerate(runs):
         plan = planner.plan(run.case, run.case_id(fixture))
+        alone = settings.isolation is not None and settings.isolation.exclusive(run.case)
         for number in range(1, fixture.trials + 1):
-            future = pool.submit(run_trial, plan, number, settings, cancel)
+            if alone and pending:
+                _collect(futures, done, wait(pending).done)
+                pending.clear()
+            while len(pending) >= jobs * _AHEAD_PER_JOB:
+                finished = wait(pending, return_when=FIRST_COMPLETED).done
+                _collect(futures, done, finished)
+                pending -= finished
+            before = runner_children() if alone and enable_subreaper() else None
+            future = pool.submit(run_trial, plan, number, settings, cancel, before)
             futures[future] = (position, number)
-    return futures
+            pending.add(future)
+            if alone:
+                _collect(futures, done, wait(pending).done)
+                pending.clear()
+
+
+def _collect(
+    futures: dict[Future[TrialRun], Slot],
+    done: dict[Slot, TrialRun],
+    finished: set[Future[TrialRun]],
+) -> None:
+    for future in finished:
+        done[futures[future]] = future.result()
 
 
 def _finished(futures: dict[Future[TrialRun], Slot]) -> dict[Slot, TrialRun]:

@@ -92,11 +92,13 @@ def test_parallel_report_equals_serial_report(tmp_path: Path) -> None:
 def test_sigterm_stops_parallel_trials_and_writes_a_partial_report(tmp_path: Path) -> None:
     cases = [
         {"name": f"slow-{i}", "type": "positive",
-         "command": ["bash", "-c", f"touch started-{i}-$AGENTIC_EVALS_TRIAL; sleep 60"],
+         "command": ["bash", "-c", f"touch {tmp_path}/started-{i}-$AGENTIC_EVALS_TRIAL; sleep 60"],
          "expected": {"exit_code": 0}}
         for i in range(4)
     ]  # fmt: skip
-    path = tmp_path / "slow.json"
+    # The markers are outside the skill tree: inside, each trial writes to its private view.
+    (tmp_path / "skill").mkdir()
+    path = tmp_path / "skill" / "slow.json"
     path.write_text(json.dumps({"version": 2, "skill": "slow", "eval_kind": "runner_selftest",
                                 "trials": 2, "cases": cases}))  # fmt: skip
     output = tmp_path / "report.json"

@@ -1,4 +1,8 @@
-"""Workspaces (SPEC 3.4): a fresh copy per trial, what changed, and asserting on it."""
+"""Workspaces (SPEC 3.4): a fresh private view per trial, what changed, and asserting on it.
+
+Every test runs twice: with an overlay of the input (``isolation: overlay``,
+skipped where overlays cannot be mounted) and with a copy (``isolation: copy``).
+"""
 
 from __future__ import annotations
 
@@ -8,15 +12,35 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
+from isolation_helpers import overlay_problem
 
 from agentic_evals import codes
 from agentic_evals.cli import cli
 from agentic_evals.contract.load import load_fixture
 from agentic_evals.evaluate import RunOptions, evaluate
-from agentic_evals.runner import workspace
+from agentic_evals.runner.isolation import copy as workspace
 
 APPEND = "cat log.txt; echo more >> log.txt; pwd >&2"
+MODE = "copy"
+
+
+@pytest.fixture(
+    autouse=True,
+    params=[
+        pytest.param(
+            "overlay",
+            marks=pytest.mark.skipif(
+                overlay_problem() is not None, reason=f"no overlays: {overlay_problem()}"
+            ),
+        ),
+        "copy",
+    ],
+)
+def _mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setattr(f"{__name__}.MODE", request.param)
+    return str(request.param)
 
 
 def write(
@@ -35,6 +59,7 @@ def write(
     }
     if ws is not None:
         document["workspace"] = {"input": ws}
+        document["isolation"] = MODE
     path = skill / "fixture.json"
     path.write_text(json.dumps(document))
     return path
@@ -101,10 +126,23 @@ def test_workspace_changes_are_recorded(tmp_path: Path) -> None:
     }
 
 
-def test_no_workspace_records_null(tmp_path: Path) -> None:
-    report = run(write(tmp_path, [case("plain", "true")], ws=None))
+def test_the_shared_tree_records_no_changes(tmp_path: Path) -> None:
+    document = write(tmp_path, [case("plain", "touch here")], ws=None)
+    shared = json.loads(document.read_text())
+    document.write_text(json.dumps({**shared, "isolation": "none"}))
+    report = run(document)
     trial = report.cases[0].trials[0]
     assert trial.workspace_changes is None and trial.workspace_path is None
+    assert trial.isolation is not None and trial.isolation.mode == "none"
+    assert (tmp_path / "here").exists()
+
+
+def test_the_mode_is_reported(tmp_path: Path) -> None:
+    data(tmp_path)
+    report = run(write(tmp_path, [case("plain", "true")]))
+    records = [t.isolation for t in report.cases[0].trials]
+    assert [(r.mode, r.requested) for r in records if r] == [(MODE, MODE)] * 2
+    assert report.isolation is not None and report.isolation.modes == {MODE: 2}
 
 
 def test_expected_workspace_changes_pass(
@@ -235,15 +273,20 @@ def test_parallel_trials_each_get_their_own_copy(tmp_path: Path) -> None:
 
 
 def test_snapshot_and_changes(tmp_path: Path) -> None:
-    (tmp_path / "a").write_text("1")
-    (tmp_path / "d").mkdir()
-    (tmp_path / "l").symlink_to("a")
-    before = workspace.snapshot(tmp_path)
-    assert before["a"] == workspace.Entry("file", 1, before["a"].digest)
+    source, copied = tmp_path / "source", tmp_path / "copy"
+    for root in (source, copied):
+        root.mkdir()
+        (root / "a").write_text("1")
+        (root / "same").write_text("kept")
+        (root / "d").mkdir()
+        (root / "l").symlink_to("a")
+    before = workspace.snapshot(copied)
+    assert before["a"].kind == "file" and before["a"].size == 1
     assert before["d"].kind == "dir" and before["l"].kind == "symlink"
-    (tmp_path / "a").write_text("2")  # same size, other content
-    (tmp_path / "l").unlink()
-    (tmp_path / "l").symlink_to("d")
-    (tmp_path / "d" / "x").write_text("")
-    found = workspace.changes(before, workspace.snapshot(tmp_path))
+    (copied / "a").write_text("2")  # same size, other content: found by hashing
+    (copied / "same").write_text("kept")  # rewritten with the same bytes: not a change
+    (copied / "l").unlink()
+    (copied / "l").symlink_to("d")
+    (copied / "d" / "x").write_text("")
+    found = workspace.changes(before, workspace.snapshot(copied), copied, source)
     assert found.model_dump() == {"added": ["d/x"], "changed": ["a", "l"], "removed": []}

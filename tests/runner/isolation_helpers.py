@@ -1,0 +1,89 @@
+"""Shared helpers of the isolation and containment tests: fixtures, runs, what is available."""
+
+from __future__ import annotations
+
+import functools
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agentic_evals.contract.load import load_fixture
+from agentic_evals.evaluate import RunOptions, evaluate
+from agentic_evals.reports.model import Report
+from agentic_evals.runner import kernel
+from agentic_evals.runner.containment import network
+from agentic_evals.runner.containment.hierarchies import choose, discover
+from agentic_evals.runner.isolation.support import probe
+
+
+@functools.cache
+def overlay_problem() -> str | None:
+    """Why this machine cannot mount trial overlays (None when it can)."""
+    with tempfile.TemporaryDirectory() as tree:
+        return probe(Path(tree).resolve(), frozenset()).overlay
+
+
+@functools.cache
+def cgroup_problem() -> str | None:
+    """Why trials get no cgroup here (None when they do)."""
+    choice = choose(discover())
+    if choice is None:
+        return "no writable cgroup hierarchy (needs root or a delegated cgroup)"
+    return None if choice.pids is not None else "no pids controller to limit with"
+
+
+@functools.cache
+def netns_problem() -> str | None:
+    """Why ``network: none`` is not available here (None when it is)."""
+    if not kernel.capable_sys_admin() and overlay_problem() is not None:
+        return "neither root nor a user namespace"
+    return network.probe()
+
+
+needs_overlay = pytest.mark.skipif(
+    overlay_problem() is not None, reason=f"overlay mounts unavailable: {overlay_problem()}"
+)
+needs_cgroups = pytest.mark.skipif(
+    cgroup_problem() is not None, reason=f"cgroups unavailable: {cgroup_problem()}"
+)
+needs_netns = pytest.mark.skipif(
+    netns_problem() is not None, reason=f"network namespaces unavailable: {netns_problem()}"
+)
+
+
+def fixture(skill: Path, cases: list[dict[str, Any]], trials: int = 2, **top: Any) -> Path:
+    """Write a runner_selftest fixture of ``cases`` into ``skill`` (created) and return it."""
+    skill.mkdir(parents=True, exist_ok=True)
+    document: dict[str, Any] = {
+        "version": 2,
+        "skill": "probe",
+        "eval_kind": "runner_selftest",
+        "trials": trials,
+        "cases": cases,
+        **top,
+    }
+    path = skill / "fixture.json"
+    path.write_text(json.dumps(document))
+    return path
+
+
+def case(name: str, script: str, **fields: Any) -> dict[str, Any]:
+    """A positive case running ``bash -c script``; ``expected`` and other fields as given."""
+    expected = {"exit_code": 0, **fields.pop("expected", {})}
+    return {
+        "name": name,
+        "type": "positive",
+        "command": ["bash", "-c", script],
+        "expected": expected,
+        **fields,
+    }
+
+
+def run(path: Path, **options: Any) -> Report:
+    """Load and run the fixture at ``path``."""
+    loaded = load_fixture(path)
+    assert loaded.fixture is not None, [f.render() for f in loaded.findings]
+    return evaluate(loaded, RunOptions(**options)).report
