@@ -7,6 +7,7 @@ from typing import IO
 
 import click
 
+from agentic_evals.reports.isolation_text import isolation_lines
 from agentic_evals.reports.model import CaseReport, Report
 
 LIST_EVERY_CASE_UP_TO = 40
@@ -111,6 +112,7 @@ def render_summary(
     hallucinated = report.metrics.hallucinated_success
     if hallucinated.count:
         lines.append(f"hallucinated success: {hallucinated.count} trial(s)")
+    lines.extend(isolation_lines(report))
     if report.interrupted:
         lines.append(f"interrupted by {report.interrupted}: unfinished cases are NOT_TESTED")
     if report_path and report_path != "-":

@@ -290,3 +290,117 @@ def test_snapshot_and_changes(tmp_path: Path) -> None:
     (copied / "d" / "x").write_text("")
     found = workspace.changes(before, workspace.snapshot(copied), copied, source)
     assert found.model_dump() == {"added": ["d/x"], "changed": ["a", "l"], "removed": []}
+
+
+def test_every_kind_of_change_is_recorded_alike_in_both_modes(tmp_path: Path) -> None:
+    root = data(tmp_path)
+    (root / "tree" / "deep").mkdir(parents=True)
+    (root / "tree" / "deep" / "x.txt").write_text("x")
+    (root / "swap").mkdir()
+    (root / "swap" / "inner.txt").write_text("i")
+    (root / "opaque").mkdir()
+    (root / "opaque" / "old.txt").write_text("o")
+    (root / "opaque" / "kept.txt").write_text("k")
+    (root / "file-to-dir").write_text("f")
+    (root / "same.txt").write_text("same")
+    (root / "link").symlink_to("log.txt")
+    script = "; ".join(
+        [
+            "echo more >> log.txt",  # changed content
+            "printf same > same.txt",  # rewritten with the same bytes: unchanged
+            "rm sub/gone.txt",  # a removed file
+            "rm -r tree",  # a removed directory, with everything below it
+            "rm -r swap && echo now-a-file > swap",  # a directory replaced by a file
+            "rm file-to-dir && mkdir file-to-dir && touch file-to-dir/in",  # the other way
+            "rm -r opaque && mkdir opaque && printf k > opaque/kept.txt && touch opaque/new.txt",
+            "ln -sfn sub link",  # a symlink pointing elsewhere
+            "mkdir -p made/deeper && touch made/deeper/a",  # added, with what is below
+        ]
+    )
+    report = run(write(tmp_path, [case("edits", script)], trials=1))
+    trial = report.cases[0].trials[0]
+    assert trial.outcome == "PASS", trial.problems
+    assert trial.workspace_changes is not None
+    assert trial.workspace_changes.model_dump() == {
+        "added": ["file-to-dir/in", "made", "made/deeper", "made/deeper/a", "opaque/new.txt"],
+        "changed": ["file-to-dir", "link", "log.txt", "swap"],
+        "removed": [
+            "opaque/old.txt",
+            "sub/gone.txt",
+            "swap/inner.txt",
+            "tree",
+            "tree/deep",
+            "tree/deep/x.txt",
+        ],
+    }
+    assert (root / "log.txt").read_text() == "orig\n" and (root / "tree").is_dir()
+
+
+def special_files(root: Path) -> list[str]:
+    """A FIFO, a socket and (where allowed) a character device like /dev/zero in ``root``."""
+    import os
+    import socket
+    import stat
+
+    os.mkfifo(root / "pipe")
+    made = ["pipe (FIFO)"]
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(root / "sock"))
+    server.close()
+    made.append("sock (socket)")
+    try:
+        os.mknod(root / "zero", stat.S_IFCHR | 0o666, os.makedev(1, 5))
+        made.append("zero (character device)")
+    except PermissionError:
+        pass
+    return sorted(made)
+
+
+def test_devices_fifos_and_sockets_in_the_input_are_never_read(tmp_path: Path) -> None:
+    root = data(tmp_path)
+    made = special_files(root)
+    probe = case("lists", "ls; cat log.txt", stdout_contains=["orig"])
+    report = run(write(tmp_path, [probe], trials=1), timeout_seconds=30)
+    trial = report.cases[0].trials[0]
+    assert trial.outcome == "PASS", trial.problems
+    assert trial.duration_ms < 20_000  # a copy reading /dev/zero would never end
+    assert trial.isolation is not None
+    if MODE == "copy":
+        assert trial.isolation.not_copied == made  # recorded, not read
+        assert "pipe" not in trial.stdout
+    else:
+        assert trial.isolation.not_copied == []  # the overlay shows them; nothing reads them
+        assert "pipe" in trial.stdout
+    assert trial.workspace_changes is not None and trial.workspace_changes.changed == []
+
+
+def test_a_fifo_the_trial_makes_is_recorded_without_being_read(tmp_path: Path) -> None:
+    data(tmp_path)
+    report = run(write(tmp_path, [case("mkfifo", "mkfifo made")], trials=1))
+    trial = report.cases[0].trials[0]
+    assert trial.outcome == "PASS" and trial.workspace_changes is not None
+    assert trial.workspace_changes.added == ["made"]
+
+
+def test_a_copy_that_fails_leaves_nothing_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tempfile
+
+    root = data(tmp_path / "skill")
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    calls = {"n": 0}
+    real = workspace._copy_file
+
+    def fails_on_the_second(source: str, destination: Path) -> bool:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise OSError(5, "Input/output error")
+        return real(source, destination)
+
+    monkeypatch.setattr(workspace, "_copy_file", fails_on_the_second)
+    with pytest.raises(workspace.WorkspaceUnavailableError, match="Input/output error"):
+        workspace.create(root)
+    assert list(scratch.iterdir()) == []
