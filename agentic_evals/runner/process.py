@@ -144,7 +144,10 @@ def run_process(
             error = f"cannot start {args[0]!r}: the trial's containment failed: {exc}"
             return _result(args, started, sinks, start_error=error)
         try:
-            proc = _spawn(args, executable, cwd, env)
+            if containment is not None:
+                proc = containment.spawn(lambda: _spawn(args, executable, cwd, env))
+            else:
+                proc = _spawn(args, executable, cwd, env)
         except (OSError, ValueError) as exc:
             return _result(args, started, sinks, start_error=_start_error(args[0], cwd, exc))
     trial = TrialSupervisor.start(

@@ -73,6 +73,8 @@ class TrialSupervisor:
         pipes = {proc.stdout.fileno(): sinks[0], proc.stderr.fileno(): sinks[1]}
         pump = None
         add_leader(proc.pid)
+        if containment is not None:
+            containment.leader = proc.pid
         try:
             tracker = TrialTracker(
                 proc.pid,
@@ -92,6 +94,8 @@ class TrialSupervisor:
                 pump.close()
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+            if containment is not None:
+                containment.finished()
             discard_leader(proc.pid)
             proc.stdout.close()
             proc.stderr.close()
@@ -152,6 +156,8 @@ class TrialSupervisor:
 
     def close(self) -> None:
         """Close pidfds and pipes; the leader is no longer a trial's (it was reaped)."""
+        if self._containment is not None:
+            self._containment.finished()
         discard_leader(self._proc.pid)
         self._leader.close()
         self._handles.close()

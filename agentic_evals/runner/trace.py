@@ -219,4 +219,7 @@ def startable(program: str, env: Mapping[str, str], cwd: Path) -> bool:
 
 
 def _executable(path: Path) -> bool:
-    return path.is_file() and os.access(path, os.X_OK)
+    try:
+        return path.is_file() and os.access(path, os.X_OK)
+    except OSError:  # a PATH entry this user may not search
+        return False

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,9 @@ needs_overlay = pytest.mark.skipif(
 )
 needs_cgroups = pytest.mark.skipif(
     cgroup_problem() is not None, reason=f"cgroups unavailable: {cgroup_problem()}"
+)
+needs_prlimit = pytest.mark.skipif(
+    shutil.which("prlimit") is None, reason="prlimit (util-linux) is not installed"
 )
 needs_netns = pytest.mark.skipif(
     netns_problem() is not None, reason=f"network namespaces unavailable: {netns_problem()}"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import psutil
 import pytest
-from isolation_helpers import case, fixture, needs_cgroups, needs_netns, run
+from isolation_helpers import case, fixture, needs_cgroups, needs_netns, needs_prlimit, run
 
 from agentic_evals import codes
 from agentic_evals.contract.models import Fixture
@@ -111,6 +111,7 @@ def test_memory_beyond_the_limit_fails_the_trial(tmp_path: Path) -> None:
     assert trial.isolation is not None and "memory-limit=32MiB" in trial.isolation.mechanisms
 
 
+@needs_prlimit
 def test_a_file_beyond_the_size_limit_fails_the_trial(tmp_path: Path) -> None:
     big = case("big", "head -c 5M /dev/zero > big.bin", limits={"file_size_mb": 1})
     report = run(fixture(tmp_path / "skill", [big], trials=1))
@@ -119,6 +120,7 @@ def test_a_file_beyond_the_size_limit_fails_the_trial(tmp_path: Path) -> None:
     assert trial.isolation is not None and "rlimit:fsize" in trial.isolation.mechanisms
 
 
+@needs_prlimit
 def test_cpu_time_beyond_the_limit_fails_the_trial(tmp_path: Path) -> None:
     spin = {"name": "spin", "type": "positive", "limits": {"cpu_seconds": 1},
             "timeout_seconds": 60, "command": [PYTHON, "-c", "while True: pass"],
@@ -128,6 +130,7 @@ def test_cpu_time_beyond_the_limit_fails_the_trial(tmp_path: Path) -> None:
     assert not trial.timed_out
 
 
+@needs_prlimit
 def test_open_files_are_limited_without_a_limit_problem(tmp_path: Path) -> None:
     opener = (
         "import os\nfds = []\ntry:\n    for _ in range(100):\n"

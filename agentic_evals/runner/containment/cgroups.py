@@ -212,12 +212,17 @@ class Slot:
             for hierarchy in self._resident:
                 _quiet_write(hierarchy.path / "tasks", str(threading.get_native_id()))
 
-    def pids(self) -> list[int]:
-        """The trial's processes now (never the runner, whose thread may stand here)."""
+    def pids(self, uncounted: int = 0) -> list[int]:
+        """The trial's processes now (never the runner, whose thread may stand here).
+
+        ``uncounted``: tasks known to be there that need no listing (the
+        leader, alive or a zombie not yet reaped); with no more than those,
+        ``pids.current`` answers without listing anything.
+        """
         if self._count is not None:
             assert self._choice.pids is not None
             standing = 1 if self._joined and self._choice.pids in self._resident else 0
-            if int(self._count.text() or "0") <= standing:
+            if int(self._count.text() or "0") <= standing + uncounted:
                 return []
         text = (
             self._procs.text() if self._procs is not None else _read(self.tracker / "cgroup.procs")

@@ -1,62 +1,79 @@
 """``network: none``: a trial in a fresh network namespace with only loopback.
 
-The spawning thread steps into a new network namespace (``unshare`` applies
-to the calling thread), brings ``lo`` up there, spawns the leader, which
-inherits the namespace, and steps back into the one it came from. The
-trial's processes reach nothing outside: no other host, and no listener of
-the machine's own loopback either. The namespace goes when they do.
+The leader is spawned by a helper thread that first steps into a new network
+namespace (``unshare`` applies to the calling thread) and brings ``lo`` up
+there; the leader inherits the namespace, and the thread's mount namespace
+and cgroups, which it shares with the trial thread that started it. The
+helper never steps back: a runner in a user namespace of its own may enter
+network namespaces it made, but not return to the machine's. It waits until
+the trial is over, because a leader's parent-death signal follows the thread
+that spawned it. The trial's processes reach nothing outside: no other host,
+and no listener on the machine's own loopback either. The namespace goes
+when they do.
 """
 
 from __future__ import annotations
 
-import os
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from typing import Generic, TypeVar
 
 from agentic_evals.runner import kernel
 
-_thread = threading.local()
+T = TypeVar("T")
 
 
-def _home() -> int:
-    """The calling thread's own network namespace, to come back to (opened once)."""
-    fd: int | None = getattr(_thread, "home", None)
-    if fd is None:
-        fd = kernel.open_namespace("net")
-        _thread.home = fd
-    return fd
+class OfflineSpawner(Generic[T]):
+    """Runs one spawn in a new network namespace, from a helper thread kept until released."""
+
+    def __init__(self) -> None:
+        self._done = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def spawn(self, start: Callable[[], T]) -> T:
+        """Call ``start`` (which spawns the leader) in a fresh network namespace.
+
+        Raises:
+            OSError: The namespace could not be made; nothing was spawned.
+        """
+        started = threading.Event()
+        outcome: list[T] = []
+        failure: list[BaseException] = []
+
+        def helper() -> None:
+            try:
+                kernel.unshare(kernel.CLONE_NEWNET)
+                kernel.loopback_up()
+                outcome.append(start())
+            except BaseException as error:  # handed to the caller, which raises it
+                failure.append(error)
+            finally:
+                started.set()
+            self._done.wait()
+
+        self._thread = threading.Thread(target=helper, name="agentic-evals-offline", daemon=True)
+        self._thread.start()
+        started.wait()
+        if failure:
+            self.release()
+            raise failure[0]
+        return outcome[0]
+
+    def release(self) -> None:
+        """The trial is over: let the helper thread end."""
+        self._done.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
 
 
 def probe() -> str | None:
     """Why ``network: none`` is not available here; None when it is."""
+    spawner: OfflineSpawner[None] = OfflineSpawner()
     try:
-        with offline():
-            pass
+        spawner.spawn(lambda: None)
     except OSError as error:
         return f"cannot create a network namespace: {error.strerror or error}"
-    return None
-
-
-@contextmanager
-def offline() -> Iterator[None]:
-    """Run the body (a spawn) in a new network namespace with only loopback up.
-
-    Raises:
-        OSError: The kernel refused; the thread is still in its own namespace.
-    """
-    home = _home()
-    kernel.unshare(kernel.CLONE_NEWNET)
-    try:
-        kernel.loopback_up()
-        yield
     finally:
-        kernel.setns(home, kernel.CLONE_NEWNET)
-
-
-def close_thread_state() -> None:
-    """Close the calling thread's saved namespace descriptor, if any."""
-    fd = getattr(_thread, "home", None)
-    if fd is not None:
-        os.close(fd)
-        _thread.home = None
+        spawner.release()
+    return None

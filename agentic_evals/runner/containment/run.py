@@ -191,7 +191,6 @@ class RunContainment:
                     watchdog.release(directory)
         if self.lease is not None:
             self.lease.close()
-        network.close_thread_state()
 
 
 def _cgroups(run_id: str, disabled: frozenset[str], notes: list[str]) -> RunCgroups | None:

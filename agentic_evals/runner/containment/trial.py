@@ -6,9 +6,9 @@
 - :meth:`~TrialContainment.wrap` prefixes the command with ``prlimit`` (the
   rlimits) and, where no cgroup will kill the trial with the runner, with
   ``setpriv --pdeathsig KILL``, so the leader dies when the runner does;
-- :meth:`~TrialContainment.spawning` surrounds the spawn: the leader is born
-  in the trial's cgroup and, for ``network: none``, in a fresh network
-  namespace;
+- :meth:`~TrialContainment.spawning` surrounds the spawn, so that the leader
+  is born in the trial's cgroup, and :meth:`~TrialContainment.spawn` makes it,
+  for ``network: none`` in a fresh network namespace;
 - :meth:`~TrialContainment.members` lists the trial's processes from its
   cgroup, which no process can leave by clearing its environment or
   starting a session (None without a cgroup: the subreaper finds them);
@@ -18,8 +18,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from typing import Any, TypeVar
 
 from agentic_evals.reports.model import Problem
 from agentic_evals.runner.containment import network
@@ -27,14 +28,7 @@ from agentic_evals.runner.containment.cgroups import Counters, Slot
 from agentic_evals.runner.containment.limits import MIB, TrialLimits, exceeded
 
 _NOTHING = nullcontext()
-
-
-@contextmanager
-def _both(
-    first: AbstractContextManager[None], second: AbstractContextManager[None]
-) -> Iterator[None]:
-    with first, second:
-        yield
+T = TypeVar("T")
 
 
 class TrialContainment:
@@ -61,12 +55,15 @@ class TrialContainment:
         """What the case asked for that is not there, for the report."""
         self.tracer_name: str | None = None
         """The process name of the trial's exec tracer, which is born in its cgroup."""
+        self.leader: int | None = None
+        """The trial's leader, once spawned."""
         self.emptied = False
         """The trial's cgroup was emptied after the trial (its slot can be reused)."""
         self.namespace: str | None = None
         """The private mount namespace the trial runs in, when no other trial does."""
         self._before: Counters | None = None
         self._after: Counters | None = None
+        self._offline: network.OfflineSpawner[Any] | None = None
 
     def wrap(self, argv: Sequence[str], *, startable: bool) -> tuple[str, ...]:
         """The argv to spawn; a program that cannot start is spawned bare, to report it."""
@@ -75,24 +72,43 @@ class TrialContainment:
         return (*self.wrapper, *argv)
 
     def spawning(self) -> AbstractContextManager[None]:
-        """Surround the spawn of the leader (it inherits the cgroup and the namespace)."""
-        around: AbstractContextManager[None] = _NOTHING
-        if self.slot is not None:
-            memory = None if self.limits.memory_mb is None else self.limits.memory_mb * MIB
-            self.slot.configure(pids=self.limits.pids, memory_bytes=memory)
-            self._before = self.slot.last_counters
-            around = self.slot.spawning()
+        """Surround the spawn of the leader, so that it is born in the trial's cgroup."""
+        if self.slot is None:
+            return _NOTHING
+        memory = None if self.limits.memory_mb is None else self.limits.memory_mb * MIB
+        self.slot.configure(pids=self.limits.pids, memory_bytes=memory)
+        self._before = self.slot.last_counters
+        return self.slot.spawning()
+
+    def spawn(self, start: Callable[[], T]) -> T:
+        """Call ``start``, which spawns the leader: for ``network: none`` in a new namespace.
+
+        Raises:
+            OSError: The network namespace could not be made; nothing was spawned.
+        """
         if not self.offline:
-            return around
-        return _both(around, network.offline())
+            return start()
+        spawner: network.OfflineSpawner[T] = network.OfflineSpawner()
+        self._offline = spawner
+        return spawner.spawn(start)
+
+    def finished(self) -> None:
+        """The trial's processes are all gone: release what its spawn held."""
+        if self._offline is not None:
+            self._offline.release()
+            self._offline = None
 
     def membership(self) -> TrialContainment | None:
         """What lists the trial's processes from its cgroup; None without a cgroup."""
         return self if self.slot is not None else None
 
     def pids(self) -> list[int]:
-        """The processes in the trial's cgroup (as a reaper ``Membership``)."""
-        return self.slot.pids() if self.slot is not None else []
+        """The processes in the trial's cgroup but its leader (as a reaper ``Membership``).
+
+        Asked while the trial is supervised: its leader, alive or a zombie
+        that is reaped last, is always there.
+        """
+        return [p for p in self.slot.pids(uncounted=1) if p != self.leader] if self.slot else []
 
     def evict(self, pid: int) -> None:
         """Move the runner's own exec tracer out of the trial's cgroup."""
@@ -100,8 +116,8 @@ class TrialContainment:
             self.slot.evict(pid)
 
     def members(self) -> list[int] | None:
-        """The trial's processes from its cgroup; None when it has none."""
-        return self.slot.pids() if self.slot is not None else None
+        """The trial's processes from its cgroup but its leader; None when it has none."""
+        return self.pids() if self.slot is not None else None
 
     def kill_rest(self, *, known_empty: bool = False) -> bool:
         """Kill every process left in the trial's cgroup; whether none is left.
