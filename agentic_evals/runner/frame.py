@@ -116,13 +116,14 @@ def _record(
         unavailable += containment.unavailable
     offline = containment is not None and containment.offline
     mechanisms = tuple(containment.mechanisms) if containment is not None else ()
-    # Trials of a case are recorded alike: the record is made once and shared (never changed).
-    key = (case.name, view.mode, offline, mechanisms, tuple(unavailable), tuple(view.not_copied))
+    requested = requested_isolation(case, isolation.fixture)
+    # Trials recorded alike share one record, made once (and never changed).
+    key = (requested, view.mode, offline, mechanisms, tuple(unavailable), tuple(view.not_copied))
     record = isolation.records.get(key)
     if record is None:
         record = isolation.records[key] = TrialIsolation(
             mode=view.mode,
-            requested=requested_isolation(case, isolation.fixture),
+            requested=requested,
             network="none" if offline else "host",
             mechanisms=list(mechanisms),
             unavailable=unavailable,

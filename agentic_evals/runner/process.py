@@ -136,20 +136,9 @@ def run_process(
     elif not (exclusive and subreaper):
         preexisting = None
     started = clock.monotonic()
-    with contextlib.ExitStack() as around:
-        try:
-            if containment is not None:
-                around.enter_context(containment.spawning())
-        except OSError as exc:
-            error = f"cannot start {args[0]!r}: the trial's containment failed: {exc}"
-            return _result(args, started, sinks, start_error=error)
-        try:
-            if containment is not None:
-                proc = containment.spawn(lambda: _spawn(args, executable, cwd, env))
-            else:
-                proc = _spawn(args, executable, cwd, env)
-        except (OSError, ValueError) as exc:
-            return _result(args, started, sinks, start_error=_start_error(args[0], cwd, exc))
+    proc = _start(args, executable, cwd, env, containment)
+    if isinstance(proc, str):
+        return _result(args, started, sinks, start_error=proc)
     trial = TrialSupervisor.start(
         proc,
         sinks,
@@ -172,6 +161,30 @@ def run_process(
     finally:
         trial.close()
     return _result(args, started, sinks, proc.returncode, timed_out, trial.orphans, pid=proc.pid)
+
+
+def _start(
+    args: tuple[str, ...],
+    executable: str | None,
+    cwd: Path,
+    env: Mapping[str, str],
+    containment: TrialContainment | None,
+) -> subprocess.Popen[bytes] | str:
+    """Spawn the leader inside its containment; a one-line reason when it cannot start."""
+    if containment is None:
+        try:
+            return _spawn(args, executable, cwd, env)
+        except (OSError, ValueError) as exc:
+            return _start_error(args[0], cwd, exc)
+    with contextlib.ExitStack() as around:
+        try:
+            around.enter_context(containment.spawning())
+        except OSError as exc:
+            return f"cannot start {args[0]!r}: the trial's containment failed: {exc}"
+        try:
+            return containment.spawn(lambda: _spawn(args, executable, cwd, env))
+        except (OSError, ValueError) as exc:
+            return _start_error(args[0], cwd, exc)
 
 
 def _spawn(

@@ -17,7 +17,6 @@ import sys
 import threading
 import time
 from collections.abc import Collection, Iterable, Mapping
-from typing import Protocol
 
 import psutil
 
@@ -26,9 +25,12 @@ from agentic_evals.runner.children import CHILDREN_FILES, child_pids, own_childr
 from agentic_evals.runner.containment import watchdog
 from agentic_evals.runner.environment import CASE_VAR, RUN_ID_VAR, TRIAL_VAR
 from agentic_evals.runner.kernel import namespace_of
-
-TRACER_NAME_PREFIX = "ae-trace-"
-"""Process name of the runner's own exec tracers (they run detached, under the runner)."""
+from agentic_evals.runner.membership import (
+    TRACER_NAME_PREFIX,
+    Membership,
+    cgroup_members,
+    is_tracer,
+)
 
 # Descendants inherit these, so they tie a process to one trial.
 MARKER_KEYS = (RUN_ID_VAR, CASE_VAR, TRIAL_VAR)
@@ -224,43 +226,6 @@ def _environ(proc: psutil.Process) -> dict[str, str] | None:
         return None
 
 
-class Membership(Protocol):
-    """A trial's cgroup, as the tracker uses it."""
-
-    def pids(self) -> list[int]:
-        """The processes in the trial's cgroup."""
-        ...
-
-    def evict(self, pid: int) -> None:
-        """Move a process that is not the trial's (the exec tracer) out of the cgroup."""
-        ...
-
-    @property
-    def tracer_name(self) -> str | None:
-        """The exact process name of the trial's exec tracer, if it is traced."""
-        ...
-
-
-def _is_tracer(proc: psutil.Process, name: str | None = None) -> bool:
-    """Whether ``proc`` is the runner's own exec tracer.
-
-    Named exactly ``name`` (a random name per trial) when it is known; else
-    named with the tracer prefix and naming no trial (an exiting tracer shows
-    only its name).
-    """
-    try:
-        found = proc.name()
-        if name is not None:
-            return found == name
-        if not found.startswith(TRACER_NAME_PREFIX):
-            return False
-        return not proc.environ().get(TRIAL_VAR, "").isdigit()
-    except psutil.ZombieProcess:
-        return name is None
-    except psutil.Error:
-        return False
-
-
 class TrialTracker:
     """Knows which processes belong to one trial.
 
@@ -370,19 +335,7 @@ class TrialTracker:
         return self._last_listing
 
     def _listed(self, membership: Membership, leader_gone: bool) -> list[psutil.Process]:
-        found = []
-        pids = membership.pids()
-        for pid in sorted(set(pids)):
-            if pid == self._leader or pid in self._exclude:
-                continue
-            try:
-                proc = psutil.Process(pid)
-            except psutil.Error:
-                continue
-            if membership.tracer_name is not None and _is_tracer(proc, membership.tracer_name):
-                membership.evict(pid)
-                continue
-            found.append(proc)
+        found = cgroup_members(membership, self._leader, self._exclude)
         self._remember(found)
         self._last_listing = [p.pid for p in found if is_live(p)] if leader_gone else None
         return found
@@ -421,7 +374,7 @@ class TrialTracker:
         if ident in self._seen:
             return True
         if self._namespace is not None and namespace_of(proc.pid) == self._namespace:
-            return not _is_tracer(proc)
+            return not is_tracer(proc)
         if self._carries_markers(proc):
             return True
         return self._exclusive and ident not in self._before and not self._foreign(proc)

@@ -45,7 +45,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 from agentic_evals.runner.environment import TRIAL_VAR
-from agentic_evals.runner.reaper import TRACER_NAME_PREFIX
+from agentic_evals.runner.membership import TRACER_NAME_PREFIX
 from agentic_evals.runner.trace_parse import parse_strace
 from agentic_evals.runner.trace_types import Exec, Launch
 

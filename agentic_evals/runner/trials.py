@@ -317,7 +317,8 @@ def _execute(
         exceeded: tuple[Problem, ...] = ()
         if result.start_error is None and contained is not None:
             exceeded = tuple(contained.exceeded(result.term_signal, result.exit_code))
-        context = replace(view.context, workspace_changes=view.changes())
+        base = view.context
+        context = OracleContext(base.artifact_root, base.boundary, view.changes())
     except BaseException:
         result.close()
         raise

@@ -100,34 +100,41 @@ def test_a_fork_bomb_is_contained_by_the_default_pids_limit(tmp_path: Path) -> N
     assert trial.outcome == "FAIL"
 
 
-@needs_cgroups
-def test_memory_beyond_the_limit_fails_the_trial(tmp_path: Path) -> None:
-    hog = {"name": "hog", "type": "positive", "limits": {"memory_mb": 32},
-           "command": [PYTHON, "-c", "x = bytearray(256 * 2**20); print(len(x))"],
-           "expected": {"exit_code": 0}}  # fmt: skip
-    report = run(fixture(tmp_path / "skill", [hog], trials=1))
-    trial = report.cases[0].trials[0]
-    assert trial.outcome == "FAIL" and limit_problems(trial) == ["memory_mb"]
-    assert trial.isolation is not None and "memory-limit=32MiB" in trial.isolation.mechanisms
-
-
-@needs_prlimit
-def test_a_file_beyond_the_size_limit_fails_the_trial(tmp_path: Path) -> None:
-    big = case("big", "head -c 5M /dev/zero > big.bin", limits={"file_size_mb": 1})
-    report = run(fixture(tmp_path / "skill", [big], trials=1))
-    trial = report.cases[0].trials[0]
-    assert trial.outcome == "FAIL" and limit_problems(trial) == ["file_size_mb"]
-    assert trial.isolation is not None and "rlimit:fsize" in trial.isolation.mechanisms
-
-
-@needs_prlimit
-def test_cpu_time_beyond_the_limit_fails_the_trial(tmp_path: Path) -> None:
-    spin = {"name": "spin", "type": "positive", "limits": {"cpu_seconds": 1},
-            "timeout_seconds": 60, "command": [PYTHON, "-c", "while True: pass"],
-            "expected": {"exit_code": 0}}  # fmt: skip
-    trial = run(fixture(tmp_path / "skill", [spin], trials=1)).cases[0].trials[0]
-    assert trial.outcome == "FAIL" and limit_problems(trial) == ["cpu_seconds"]
+@pytest.mark.parametrize(
+    ("limits", "command", "mechanism"),
+    [
+        pytest.param(
+            {"memory_mb": 32},
+            [PYTHON, "-c", "x = bytearray(256 * 2**20); print(len(x))"],
+            "memory-limit=32MiB",
+            marks=needs_cgroups,
+            id="memory_mb",
+        ),
+        pytest.param(
+            {"file_size_mb": 1},
+            ["bash", "-c", "head -c 5M /dev/zero > big.bin"],
+            "rlimit:fsize",
+            marks=needs_prlimit,
+            id="file_size_mb",
+        ),
+        pytest.param(
+            {"cpu_seconds": 1},
+            [PYTHON, "-c", "while True: pass"],
+            "rlimit:cpu",
+            marks=needs_prlimit,
+            id="cpu_seconds",
+        ),
+    ],
+)
+def test_exceeding_a_limit_fails_the_trial_naming_it(
+    tmp_path: Path, limits: dict[str, int], command: list[str], mechanism: str
+) -> None:
+    hog = {"name": "hog", "type": "positive", "limits": limits, "timeout_seconds": 60,
+           "command": command, "expected": {"exit_code": 0}}  # fmt: skip
+    trial = run(fixture(tmp_path / "skill", [hog], trials=1)).cases[0].trials[0]
+    assert trial.outcome == "FAIL" and limit_problems(trial) == list(limits)
     assert not trial.timed_out
+    assert trial.isolation is not None and mechanism in trial.isolation.mechanisms
 
 
 @needs_prlimit

@@ -52,6 +52,21 @@ def tag() -> Iterator[str]:
         proc.kill()
 
 
+def killed_runner(tmp_path: Path, tag: str, disabled: str, seen: set[int] | None = None) -> Path:
+    """Start a run whose trial strands processes, SIGKILL the runner; return its TMPDIR.
+
+    ``seen`` gets the pids of the trial's processes just before the kill.
+    """
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    runner = start_runner(tmp_path / "skill", tag, disabled, temporary)
+    if seen is not None:
+        seen.update(p.pid for p in matching(f"sleep {tag}"))
+    runner.send_signal(signal.SIGKILL)
+    runner.wait()
+    return temporary
+
+
 def start_runner(skill: Path, tag: str, disabled: str, temporary: Path) -> subprocess.Popen[bytes]:
     started = skill.parent / "started"
     script = (
@@ -94,11 +109,7 @@ def next_run(skill: Path, temporary: Path) -> dict[str, object]:
 def test_a_sigkilled_runner_leaves_no_trial_process_where_cgroups_exist(
     tmp_path: Path, tag: str
 ) -> None:
-    temporary = tmp_path / "tmp"
-    temporary.mkdir()
-    runner = start_runner(tmp_path / "skill", tag, "", temporary)
-    runner.send_signal(signal.SIGKILL)
-    runner.wait()
+    temporary = killed_runner(tmp_path, tag, "")
     assert wait_until(lambda: matching(f"sleep {tag}") == []), matching(f"sleep {tag}")
     # The watchdog cleaned up: the next run finds nothing of it to report.
     report = next_run(tmp_path / "skill", temporary)
@@ -110,11 +121,7 @@ def test_a_sigkilled_runner_leaves_no_trial_process_where_cgroups_exist(
 def test_without_the_watchdog_the_next_run_kills_and_reports_the_dead_runs_cgroup(
     tmp_path: Path, tag: str
 ) -> None:
-    temporary = tmp_path / "tmp"
-    temporary.mkdir()
-    runner = start_runner(tmp_path / "skill", tag, "watchdog,pdeathsig", temporary)
-    runner.send_signal(signal.SIGKILL)
-    runner.wait()
+    temporary = killed_runner(tmp_path, tag, "watchdog,pdeathsig")
     time.sleep(0.5)
     assert len(matching(f"sleep {tag}")) == 3  # nobody killed them yet
     report = next_run(tmp_path / "skill", temporary)
@@ -130,12 +137,9 @@ def test_without_the_watchdog_the_next_run_kills_and_reports_the_dead_runs_cgrou
 def test_without_cgroups_leaders_die_and_the_next_run_reports_what_it_can_identify(
     tmp_path: Path, tag: str
 ) -> None:
-    temporary = tmp_path / "tmp"
-    temporary.mkdir()
-    runner = start_runner(tmp_path / "skill", tag, "cgroups", temporary)
-    before = {p.pid for p in matching(f"sleep {tag}")}
-    runner.send_signal(signal.SIGKILL)
-    runner.wait()
+    seen: set[int] = set()
+    temporary = killed_runner(tmp_path, tag, "cgroups", seen)
+    before = seen
     # The leader (bash, then its foreground sleep's parent) got the parent-death signal.
     leader_gone = wait_until(lambda: not [p for p in matching(tag) if p.name() == "bash"])
     assert leader_gone

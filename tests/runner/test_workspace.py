@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from isolation_helpers import overlay_problem
+from isolation_helpers import fixture, overlay_problem
 
 from agentic_evals import codes
 from agentic_evals.cli import cli
@@ -49,20 +49,8 @@ def write(
     trials: int = 2,
     ws: str | None = "data",
 ) -> Path:
-    skill.mkdir(parents=True, exist_ok=True)
-    document: dict[str, Any] = {
-        "version": 2,
-        "skill": "probe",
-        "eval_kind": "runner_selftest",
-        "trials": trials,
-        "cases": cases,
-    }
-    if ws is not None:
-        document["workspace"] = {"input": ws}
-        document["isolation"] = MODE
-    path = skill / "fixture.json"
-    path.write_text(json.dumps(document))
-    return path
+    top = {} if ws is None else {"workspace": {"input": ws}, "isolation": MODE}
+    return fixture(skill, cases, trials, **top)
 
 
 def case(name: str, script: str, **expected: Any) -> dict[str, Any]:

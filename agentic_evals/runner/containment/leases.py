@@ -28,7 +28,7 @@ from typing import Any
 import psutil
 
 from agentic_evals.reports.isolation import Leftover
-from agentic_evals.runner.containment.cgroups import kill_cgroup, member_pids
+from agentic_evals.runner.containment.cgroupfs import member_pids, sweep
 from agentic_evals.runner.environment import RUN_ID_VAR
 from agentic_evals.runner.isolation.copy import PREFIX as WORKSPACE_PREFIX
 from agentic_evals.runner.isolation.mounts import STAGING_PREFIX, remove_staging
@@ -107,26 +107,15 @@ def previous_leftovers() -> list[Leftover]:
 
 
 def _in_cgroups(run_id: str, record: dict[str, Any]) -> list[Leftover]:
-    found: list[Leftover] = []
+    """Kill what is left in the dead run's cgroups; one leftover per process found."""
+    seen: list[tuple[Path, int, str]] = []
     for text in record.get("cgroups", []):
-        run_dir = Path(str(text))
-        for slot in sorted(run_dir.glob("t*")):
-            pids = member_pids(slot)
-            names = {pid: _name(pid) for pid in pids}
-            empty = kill_cgroup(slot)
-            found += [
-                Leftover(run_id=run_id, pid=p, name=n, still_running=not empty, how="cgroup")
-                for p, n in names.items()
-            ]
-            try:
-                os.rmdir(slot)
-            except OSError:
-                pass
-        try:
-            os.rmdir(run_dir)
-        except OSError:
-            pass
-    return found
+        sweep(Path(str(text)), lambda slot, pids: seen.extend((slot, p, _name(p)) for p in pids))
+    return [
+        Leftover(run_id=run_id, pid=pid, name=name, still_running=bool(member_pids(slot)),
+                 how="cgroup")
+        for slot, pid, name in seen
+    ]  # fmt: skip
 
 
 def _by_marker(run_id: str) -> list[Leftover]:

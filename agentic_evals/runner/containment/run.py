@@ -55,7 +55,7 @@ class RunContainment:
     leftovers: list[Leftover] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     _slots: dict[int, Slot] = field(default_factory=dict)
-    _policies: dict[tuple[str, bool], _Policy] = field(default_factory=dict)
+    _policies: dict[tuple[object, ...], _Policy] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
@@ -103,7 +103,8 @@ class RunContainment:
     def for_trial(self, case: Case) -> TrialContainment:
         """The containment of one trial of ``case``, in the calling thread's slot."""
         slot = self._slot()
-        key = (case.name, slot is not None)
+        # Cases that set the same limits and network are contained alike: worked out once.
+        key = (case.limits, case.network, slot is not None)
         policy = self._policies.get(key)
         if policy is None:
             policy = self._policies[key] = self._policy(case, slot is not None)

@@ -45,7 +45,8 @@ class ViewUnavailableError(Exception):
 class _ThreadState:
     mounts: ThreadMounts
     tree: TreeView
-    places: dict[str, TreePlace] = field(default_factory=dict)
+    places: dict[str | None, TreePlace] = field(default_factory=dict)
+    """By the case's ``cwd``: where its trials run is the same for every trial."""
 
 
 class RunIsolation:
@@ -117,10 +118,10 @@ class RunIsolation:
         try:
             state = self._thread_state()
             overlay = state.tree.fresh(self._generation)
-            place = state.places.get(case.name)
+            place = state.places.get(case.cwd)
             if place is None:
                 place = tree_place(state.tree, self._fixture_dir, self._boundary, case.cwd)
-                state.places[case.name] = place
+                state.places[case.cwd] = place
             if workspace is None:
                 return OverlayView(overlay, place)
             return OverlayView.with_workspace(
