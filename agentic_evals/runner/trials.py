@@ -24,6 +24,7 @@ from agentic_evals.runner.capture import CapturedStream
 from agentic_evals.runner.containment.run import RunContainment
 from agentic_evals.runner.environment import trial_cwd, trial_environment
 from agentic_evals.runner.frame import TrialFrame, open_frame
+from agentic_evals.runner.isolation.pretrial import PreTrialState
 from agentic_evals.runner.isolation.run import RunIsolation, ViewUnavailableError
 from agentic_evals.runner.process import ProcessResult, run_process
 from agentic_evals.runner.reaper import Identity
@@ -215,6 +216,9 @@ class UnjudgedTrial:
     """Limits the trial exceeded."""
     record: TrialIsolation | None = None
     """Its view and containment, for the report."""
+    pre_trial: PreTrialState | None = None
+    """The tree as it was before the trial (None on the shared tree), for judging checks
+    against what the trial started from."""
     kept: str | None = None
     """Where its changes were kept (``--keep-workspaces``), once its view was released."""
     verdict: TrialRun | None = None
@@ -322,7 +326,9 @@ def _execute(
     except BaseException:
         result.close()
         raise
-    return UnjudgedTrial(plan, number, result, context, traced, exceeded, frame.record)
+    return UnjudgedTrial(
+        plan, number, result, context, traced, exceeded, frame.record, view.pre_trial
+    )
 
 
 def _judge(trial: UnjudgedTrial, result: ProcessResult) -> TrialRun:

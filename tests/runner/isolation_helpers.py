@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -17,19 +18,39 @@ from agentic_evals.reports.model import Report
 from agentic_evals.runner import kernel
 from agentic_evals.runner.containment import network
 from agentic_evals.runner.containment.hierarchies import choose, discover
-from agentic_evals.runner.isolation.support import probe
+from agentic_evals.runner.isolation.support import disabled_mechanisms, probe
+
+DISABLED = disabled_mechanisms(os.environ)
+"""What ``AGENTIC_EVALS_DISABLE`` turns off for the whole test session (to test without)."""
 
 
 @functools.cache
 def overlay_problem() -> str | None:
     """Why this machine cannot mount trial overlays (None when it can)."""
     with tempfile.TemporaryDirectory() as tree:
-        return probe(Path(tree).resolve(), frozenset()).overlay
+        return probe(Path(tree).resolve(), DISABLED).overlay
+
+
+@functools.cache
+def parallel_problem() -> str | None:
+    """Why ``--jobs`` runs serially here (no cgroups, no private namespaces); None when not."""
+    if cgroup_problem() is None:
+        return None
+    with tempfile.TemporaryDirectory() as tree:
+        namespaces = probe(Path(tree).resolve(), DISABLED).namespaces
+    return None if namespaces is None else f"no cgroups, and {namespaces}"
+
+
+def serial_note(text: str) -> bool:
+    """Whether a summary note says that a parallel run ran serially."""
+    return text.startswith("--jobs") and "ran serially" in text
 
 
 @functools.cache
 def cgroup_problem() -> str | None:
     """Why trials get no cgroup here (None when they do)."""
+    if "cgroups" in DISABLED:
+        return "turned off by AGENTIC_EVALS_DISABLE"
     choice = choose(discover())
     if choice is None:
         return "no writable cgroup hierarchy (needs root or a delegated cgroup)"
@@ -39,6 +60,8 @@ def cgroup_problem() -> str | None:
 @functools.cache
 def netns_problem() -> str | None:
     """Why ``network: none`` is not available here (None when it is)."""
+    if "netns" in DISABLED:
+        return "turned off by AGENTIC_EVALS_DISABLE"
     if not kernel.capable_sys_admin() and overlay_problem() is not None:
         return "neither root nor a user namespace"
     return network.probe()

@@ -11,9 +11,12 @@ of the tree before the trial. Each isolated trial keeps that state at hand:
 A trial on the shared tree (``isolation: none``) has none: it changed the
 very files the state would be read from.
 
-The paths are valid in the thread that ran the trial while its view is open
-(the lower layer is a mount in that thread's private namespace), which is
-when the trial is judged.
+The paths are valid in the thread that ran the trial, where it is judged,
+until the run ends (the lower layer is a bind mount in that thread's private
+namespace). Each trial's state is
+:attr:`agentic_evals.runner.trials.UnjudgedTrial.pre_trial`. A trial on the
+shared tree that runs meanwhile changes the tree underneath, so a serial run
+judges every trial whose checks read files before the next one starts.
 """
 
 from __future__ import annotations

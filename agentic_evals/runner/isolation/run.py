@@ -111,6 +111,8 @@ class RunIsolation:
             return shared_view(self._fixture_dir, self._boundary, case.cwd)
         if mode == "copy":
             assert workspace is not None  # the loader requires a workspace for copy
+            if self.support.namespaces is None:
+                self._thread_state()  # a private namespace tells this trial's processes apart
             try:
                 return CopyView(workspace, case.cwd)
             except WorkspaceUnavailableError as error:
