@@ -207,3 +207,16 @@ def test_an_executed_trial_carries_its_pre_trial_state(tmp_path: Path) -> None:
             assert trial.context.workspace_changes.added == ["made.txt"]
         finally:
             trial.close()
+
+
+@needs_overlay
+def test_a_trial_that_cleans_the_temporary_directory_cannot_reach_the_tree(tmp_path: Path) -> None:
+    skill = tmp_path / "skill"
+    (skill / "keep.txt").parent.mkdir(parents=True)
+    (skill / "keep.txt").write_text("kept\n")
+    # The trial's own view is under the temporary directory it can see: its lower layer too.
+    views = '"${TMPDIR:-/tmp}"/agentic-evals-view-*/lower-*'
+    wipe = case("wipes", f'for d in {views}; do rm -f "$d/keep.txt"; done; true')
+    report = run(fixture(skill, [wipe], trials=1))
+    assert report.cases[0].outcome == "PASS"
+    assert (skill / "keep.txt").read_text() == "kept\n"

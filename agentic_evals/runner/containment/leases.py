@@ -89,13 +89,16 @@ def previous_leftovers() -> list[Leftover]:
         leases = sorted(lease_dir().iterdir())
     except OSError:
         return []
+    dead = {path: record for path in leases if (record := _read_if_dead(path)) is not None}
+    if not dead:
+        return []  # the usual case: no process table is read
+    # Cgroups first: what is killed there is not also reported by its marker.
+    swept = {path: _in_cgroups(path.name, record) for path, record in dead.items()}
+    marked = _by_marker({path.name for path in dead})
     found: list[Leftover] = []
-    for path in leases:
-        record = _read_if_dead(path)
-        if record is None:
-            continue
+    for path, left in swept.items():
         run_id = path.name
-        left = _in_cgroups(run_id, record) + _by_marker(run_id)
+        left = left + [item for item in marked if item.run_id == run_id]
         found += left
         _remove_staging(run_id)
         if not any(item.still_running for item in left):
@@ -118,12 +121,14 @@ def _in_cgroups(run_id: str, record: dict[str, Any]) -> list[Leftover]:
     ]  # fmt: skip
 
 
-def _by_marker(run_id: str) -> list[Leftover]:
+def _by_marker(run_ids: set[str]) -> list[Leftover]:
+    """Processes whose environment names one of the dead runs (one walk of the process table)."""
     found: list[Leftover] = []
     for pid in psutil.pids():
         try:
             proc = psutil.Process(pid)
-            if proc.environ().get(RUN_ID_VAR) != run_id:
+            run_id = proc.environ().get(RUN_ID_VAR)
+            if run_id not in run_ids:
                 continue
             name = proc.name()
         except psutil.Error:

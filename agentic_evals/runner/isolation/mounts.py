@@ -81,12 +81,19 @@ class ThreadMounts:
         return mounts
 
     def lower(self, tree: Path) -> Path:
-        """A bind mount of ``tree`` as it is now, made once, to use as a lower layer."""
+        """A read-only bind mount of ``tree``, made once, to use as a lower layer.
+
+        Read-only, because the trial's processes see the staging area too: a
+        trial that cleans the temporary directory must not reach the real tree
+        through it.
+        """
         found = self._lowers.get(tree)
         if found is None:
             found = self.scratch("lower")
             kernel.mount(tree, found, None, kernel.MS_BIND | kernel.MS_REC)
             self._mounted.append(found)
+            flags = kernel.MS_BIND | kernel.MS_REMOUNT | kernel.MS_RDONLY
+            kernel.mount(None, found, None, flags)
             self._lowers[tree] = found
         return found
 
