@@ -146,3 +146,14 @@ def test_reports_of_parallel_and_serial_runs_agree_on_isolation(tmp_path: Path) 
     for summary in found:
         summary["warnings"] = [w for w in summary["warnings"] if not serial_note(w)]
     assert found[0] == found[1]
+
+
+@pytest.mark.skipif(overlay_problem() is not None, reason=f"{overlay_problem()}")
+def test_copies_asked_for_run_in_parallel_without_cgroups(tmp_path: Path) -> None:
+    copied = [case(f"copy-{i}", "true", workspace={"input": "."}) for i in range(2)]
+    path = fixture(tmp_path / "skill", copied, isolation="copy")
+    env = {**os.environ, "AGENTIC_EVALS_DISABLE": "cgroups"}
+    report = run(path, jobs=2, environ=env)
+    assert report.readiness == "READY"
+    assert report.isolation is not None and report.isolation.modes == {"copy": 4}
+    assert not any(serial_note(note) for note in report.isolation.notes)

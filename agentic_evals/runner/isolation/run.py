@@ -76,12 +76,16 @@ class RunIsolation:
         run_id: str,
         disabled: frozenset[str],
     ) -> RunIsolation:
-        """Probe the kernel (only when some case can use a private view) and plan every case."""
+        """Probe the kernel (unless every case runs on the shared tree) and plan every case.
+
+        Copies are probed for too: a private namespace is what tells a copy's
+        processes apart in a parallel run without cgroups.
+        """
         modes = {c.isolation or fixture.isolation or "auto" for c in fixture.cases}
-        if modes & {"auto", "overlay"}:
+        if modes != {"none"}:
             support = probe(boundary, disabled)
         else:
-            reason = "no case asks for an overlay"
+            reason = "every case runs on the shared tree"
             support = Support(reason, reason, False)
         return cls(fixture, fixture_dir, boundary, run_id, support)
 
