@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Entry point: bootstraps .venv on first use, then passes its arguments to the CLI.
 #   ./run.sh run fixtures/agentic_eval.json   evaluate a fixture
-#   ./run.sh test                             ruff, mypy and pytest
+#   ./run.sh test                             ruff, mypy (package, tests, scripts) and pytest
 #   ./run.sh bench                            benchmarks (run by hand)
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

@@ -1,6 +1,8 @@
-"""Stable finding and problem codes, with the rule each one enforces.
+"""Stable finding and problem codes.
 
-Wording may change; codes never do, and a retired code is never reused.
+Wording may change; codes never do, and a retired code is never reused. The
+rule each code enforces is worded once, in the message of the finding that
+names it (and in ``docs/``).
 """
 
 from __future__ import annotations
@@ -30,28 +32,6 @@ COMP_MAJORITY: Final = "AE-COMP-MAJORITY"
 COMP_NONDETERMINISTIC: Final = "AE-COMP-NONDETERMINISTIC"
 COMP_SAMPLES: Final = "AE-COMP-SAMPLES"
 
-RULES: Final[dict[str, str]] = {
-    SCHEMA_TYPE: "a value has the wrong JSON type",
-    SCHEMA_REQUIRED: "a required field is missing",
-    SCHEMA_DUPLICATE: "keys and case names must be unique",
-    SCHEMA_UNKNOWN: "unknown key (a warning; an error under --strict)",
-    SCHEMA_VALUE: "a value is outside what the field allows",
-    SCHEMA_VERSION: "the fixture format version must be 2",
-    SCHEMA_SYNTAX: "the document must be well-formed JSON or YAML",
-    SCHEMA_REFERENCE: "a reference must name something the fixture declares",
-    SCHEMA_CONFLICT: "these fields cannot be combined",
-    SCHEMA_CLAIM: "capability claims must say what kind of claim they are",
-    SCHEMA_MUST_EXERCISE: "each must_exercise entry must appear in the command",
-    FILE_UNREADABLE: "the file must exist and be readable",
-    PATH_ESCAPE: "paths must stay inside the fixture directory or workspace",
-    SLOP_TRIALS: "a single trial is not evidence: trials must be at least 2",
-    SLOP_NO_NEGATIVE: "an all-positive fixture is self-serving: add a negative or adversarial case",
-    SLOP_NO_REAL_WORLD: "at least one real_world case must exercise a live path without stubs",
-    SLOP_TRIVIAL: "a trivial command proves nothing",
-    COMP_MAJORITY: "compliance tier: more than half of the cases must be adversarial or negative",
-    COMP_NONDETERMINISTIC: "compliance tier: at least one case must sample fresh inputs per run",
-    COMP_SAMPLES: "compliance tier: every non-deterministic case must name --samples >= 50",
-}
 
 # Trial and case problems found while running.
 EXIT_CODE: Final = "EXIT_CODE"
@@ -98,16 +78,17 @@ EVAL_FIXTURE_GATED: Final = "EVAL006"
 EVAL_SCAFFOLD_ONLY: Final = "EVAL007"
 EVAL_LEGACY_FIXTURE: Final = "EVAL008"
 
-EVAL_RULES: Final[dict[str, str]] = {
-    EVAL_NO_POSTURE: "a skill with a runtime surface (run.sh, sanity.sh) needs an eval posture",
-    EVAL_NOT_COMPOSED: "a skill should list agentic-evals in its front matter's composes",
-    EVAL_FRONT_MATTER: "SKILL.md must start with well-formed YAML front matter",
-    EVAL_FENCED_FRONT_MATTER: "front matter inside a code fence is read, but is not standard",
-    EVAL_FIXTURE_INVALID: "every eval fixture of the skill must load",
-    EVAL_FIXTURE_GATED: "every eval fixture of the skill must pass the load-time gates",
-    EVAL_SCAFFOLD_ONLY: "a scaffold fixture is a first step: strengthen it into a real evaluation",
-    EVAL_LEGACY_FIXTURE: "a version 1 fixtures/eval.json is not run by agentic-evals: migrate it",
-}
+EVAL_CODES: Final = (
+    EVAL_NO_POSTURE,
+    EVAL_NOT_COMPOSED,
+    EVAL_FRONT_MATTER,
+    EVAL_FENCED_FRONT_MATTER,
+    EVAL_FIXTURE_INVALID,
+    EVAL_FIXTURE_GATED,
+    EVAL_SCAFFOLD_ONLY,
+    EVAL_LEGACY_FIXTURE,
+)
+"""The audit's rules, in the order its summary counts them."""
 
 # Journey planning (`plan-journeys`, SPEC section 9).
 JOURNEY_SELECTOR: Final = "AE-JOURNEY-SELECTOR"
@@ -116,13 +97,6 @@ JOURNEY_UNKNOWN_CLAIM: Final = "AE-JOURNEY-UNKNOWN-CLAIM"
 JOURNEY_UNKNOWN_SEAM: Final = "AE-JOURNEY-UNKNOWN-SEAM"
 JOURNEY_UNOBSERVED: Final = "AE-JOURNEY-UNOBSERVED"
 
-JOURNEY_RULES: Final[dict[str, str]] = {
-    JOURNEY_SELECTOR: "controls are named by stable QID only; selector fallbacks are rejected",
-    JOURNEY_REFERENCE: "a state graph transition must join declared states",
-    JOURNEY_UNKNOWN_CLAIM: "a requirement's claim_ids should name the fixture's capability claims",
-    JOURNEY_UNKNOWN_SEAM: "a requirement's seam_ids should name the fixture's seams",
-    JOURNEY_UNOBSERVED: "a state graph transition should use a control the inventory observed",
-}
 
 # Capability claims (SPEC sections 4 to 6): load-time findings.
 CLAIM_REPRESENTATION: Final = "AE-CLAIM-REPRESENTATION"
@@ -130,13 +104,6 @@ CLAIM_SEAM: Final = "AE-CLAIM-SEAM"
 CLAIM_EXEMPTION: Final = "AE-CLAIM-EXEMPTION"
 CLAIM_ADMISSION: Final = "AE-CLAIM-ADMISSION"
 
-CLAIM_RULES: Final[dict[str, str]] = {
-    CLAIM_REPRESENTATION: "a case's representation must be one of its value-bearing claim's matrix",
-    CLAIM_SEAM: "a value-bearing claim needs a critical seam of type value-representation",
-    CLAIM_EXEMPTION: "an exemption needs evidence_class, reason_code, justification, owner and "
-    "a date in expires; an incomplete one is ignored at run time",
-    CLAIM_ADMISSION: "admitted evidence must pin a hash of a case that supports the claim",
-}
 
 # Why a case declaring a live class was downgraded (case `evidence_disqualifiers`).
 LIVE_MOCKED: Final = "LIVE_MOCKED"
@@ -147,17 +114,6 @@ LIVE_NO_READBACK: Final = "LIVE_NO_READBACK"
 LIVE_ASK_NOT_EXECUTED: Final = "LIVE_ASK_NOT_EXECUTED"
 LIVE_ASK_NO_RUN_ARTIFACT: Final = "LIVE_ASK_NO_RUN_ARTIFACT"
 
-DISQUALIFIER_RULES: Final[dict[str, str]] = {
-    LIVE_MOCKED: "the case declares mocked: true",
-    LIVE_USES_STUB: "the case declares uses_stub: true",
-    LIVE_STUB_INPUT: "the command feeds itself inputs under fixtures/",
-    LIVE_NO_ENTRYPOINT: "no simple command of the command reaches a production entrypoint",
-    LIVE_NO_READBACK: "no independent readback oracle (artifacts, workspace_changes, "
-    "readback: true, or a claim-specific stdout_excludes entry)",
-    LIVE_ASK_NOT_EXECUTED: "a browser-driven ask workflow that lacks --execute only compiles",
-    LIVE_ASK_NO_RUN_ARTIFACT: "a browser-driven ask workflow must read back browser/provider "
-    "run artifacts",
-}
 
 # Why a supporting case cannot fill a claim's slot (capability_readiness evidence).
 NOT_REQUIRED_CASE: Final = "NOT_REQUIRED_CASE"
@@ -186,22 +142,8 @@ COV_REQUIRED_EVIDENCE: Final = "AE-COV-REQUIRED-EVIDENCE"
 COV_VALUE_SEAM: Final = "AE-COV-VALUE-SEAM"
 COV_REGISTRY: Final = "AE-COV-REGISTRY"
 COV_REGRESSION_SEAM: Final = "AE-COV-REGRESSION-SEAM"
+COV_UNCOVERED_SEAM: Final = "AE-COV-UNCOVERED-SEAM"
 
-COVERAGE_RULES: Final[dict[str, str]] = {
-    COV_FIXTURE_REJECTED: "the fixture does not load; coverage analyses the document as written",
-    COV_FIXTURE_UNREADABLE: "a fixture that cannot be parsed hides its seams: no READY verdict",
-    COV_CASE_UNREADABLE: "a case the models reject cannot run, so it guards nothing",
-    COV_SEAM_UNREADABLE: "a seam needs a non-empty string seam_id",
-    COV_SEAM_CONFLICT: "a seam declared in several fixtures should be declared the same way",
-    COV_UNDECLARED_SEAM: "a case's seams should name declared seams",
-    COV_SEAM_TYPE_MISSING: "a seam should declare its seam_type",
-    COV_SEAM_TYPE_UNKNOWN: "seam_type is outside the documented vocabulary (README)",
-    COV_CRITICALITY: "a seam's criticality should be critical, important or optional",
-    COV_REQUIRED_EVIDENCE: "required_evidence must name at least one of the six evidence classes",
-    COV_VALUE_SEAM: "a value-bearing claim needs a critical seam of type value-representation",
-    COV_REGISTRY: "the regressions registry must be readable, with a regression_id per record",
-    COV_REGRESSION_SEAM: "a regression's seam ids should name declared seams",
-}
 
 # Why a case that lists a seam cannot guard it (coverage `weak_cases`).
 NO_FAILING_ORACLE: Final = "NO_FAILING_ORACLE"
@@ -211,12 +153,6 @@ REG_ALIAS: Final = "AE-REG-ALIAS"
 REG_RETIREMENT: Final = "AE-REG-RETIREMENT"
 REG_FOREIGN: Final = "AE-REG-FOREIGN"
 
-REGRESSION_RULES: Final[dict[str, str]] = {
-    REG_ALIAS: "an alias key (claims_threatened, seams, fail_before_fix.last_proven) loads with "
-    "a warning: write claim_ids, seam_ids, last_proven",
-    REG_RETIREMENT: "a RETIRED regression must say why in retirement",
-    REG_FOREIGN: "the file is not an agentic_evals.regressions.v1 registry",
-}
 
 # Issues of one regression in `regressions show|audit` rows.
 REG_UNPROTECTED: Final = "UNPROTECTED"
@@ -225,3 +161,110 @@ REG_STALE_LIVE_PROOF: Final = "STALE_LIVE_PROOF"
 REG_WEAK_PROOF: Final = "WEAK_PROOF"
 REG_RETIRED: Final = "RETIRED"
 REG_EXEMPT: Final = "EXEMPT"
+UNMAPPED_INCIDENT: Final = "UNMAPPED_INCIDENT"
+"""An open incident that no regression maps (a finding of ``regressions show|audit``)."""
+
+
+RULE_TEXTS: Final[dict[str, str]] = {
+    SCHEMA_TYPE: "a value has the wrong JSON type",
+    SCHEMA_REQUIRED: "a required field is missing",
+    SCHEMA_DUPLICATE: "keys and case names must be unique",
+    SCHEMA_UNKNOWN: "unknown key (a warning; an error under --strict)",
+    SCHEMA_VALUE: "a value is outside what the field allows",
+    SCHEMA_VERSION: "the document's format version must be one this tool reads",
+    SCHEMA_SYNTAX: "the document must be well-formed JSON or YAML",
+    SCHEMA_REFERENCE: "a reference must name something the document declares",
+    SCHEMA_CONFLICT: "these fields cannot be combined",
+    SCHEMA_CLAIM: "capability claims must say what kind of claim they are",
+    SCHEMA_MUST_EXERCISE: "each must_exercise entry must appear in the command",
+    FILE_UNREADABLE: "the file must exist and be readable",
+    PATH_ESCAPE: "paths must stay inside the fixture directory or workspace",
+    SLOP_TRIALS: "a single trial is not evidence: trials must be at least 2",
+    SLOP_NO_NEGATIVE: "an all-positive fixture is self-serving: add a negative or adversarial case",
+    SLOP_NO_REAL_WORLD: "at least one real_world case must exercise a live path without stubs",
+    SLOP_TRIVIAL: "a trivial command proves nothing",
+    COMP_MAJORITY: "compliance tier: more than half of the cases must be adversarial or negative",
+    COMP_NONDETERMINISTIC: "compliance tier: at least one case must sample fresh inputs per run",
+    COMP_SAMPLES: "compliance tier: every non-deterministic case must name --samples >= 50",
+    EXIT_CODE: "the command must end with the expected exit code",
+    STDOUT_MISSING: "stdout must contain every stdout_contains string",
+    STDERR_MISSING: "stderr must contain every stderr_contains string",
+    STDOUT_FORBIDDEN: "stdout must not contain any stdout_excludes string",
+    STDERR_FORBIDDEN: "stderr must not contain any stderr_excludes string",
+    STREAM_TRUNCATED: "an excludes check on a stream cut at its cap fails closed",
+    ARTIFACT_MISSING: "the artifact must exist",
+    ARTIFACT_PRESENT: "the artifact must be absent",
+    ARTIFACT_TOO_SMALL: "the artifact must hold at least min_bytes bytes",
+    ARTIFACT_HASH: "the artifact's sha256 must match",
+    ARTIFACT_NOT_JSON: "the artifact must be valid JSON",
+    ARTIFACT_POINTER: "the JSON pointer must resolve in the artifact",
+    ARTIFACT_MISMATCH: "the value at the pointer must equal the expected value",
+    ARTIFACT_REGEX: "the artifact's content must match content_regex",
+    ARTIFACT_EXCLUDED: "the artifact's content must not contain content_excludes",
+    ARTIFACT_NO_MATCH: "an artifact glob must match at least one path",
+    ARTIFACT_UNSAFE_PATH: "artifact paths must stay inside the fixture directory or workspace",
+    TIMEOUT: "the command must end within its timeout",
+    ORPHAN_PROCESS: "the command must leave no process running",
+    EXEC_FAILED: "the program must start",
+    BLOCKED_MARKER: "a blocked marker in the output makes the trial BLOCKED",
+    INFRA_BLOCKED: "an infrastructure marker makes a failing trial INFRA_BLOCKED",
+    NOT_EXERCISED: "every must_exercise contract must be executed during the trial",
+    TRACE_UNAVAILABLE: "must_exercise needs an exec tracer",
+    INTERRUPTED: "a case must run all its trials",
+    MISSING_SYSTEM_TEST: "a case required up to system_test must pass at that tier",
+    ARTIFACT_TOO_LARGE: "an artifact read for its content must fit the read limit",
+    ARTIFACT_UNREADABLE: "an artifact read for its content must be readable",
+    WORKSPACE_UNAVAILABLE: "a trial's workspace copy must be made",
+    WORKSPACE_CHANGE_MISSING: "every workspace_changes pattern must match a change",
+    WORKSPACE_CHANGE_UNEXPECTED: "with only: true, every change must match a pattern",
+    EVAL_NO_POSTURE: "a skill with a runtime surface (run.sh, sanity.sh) needs an eval posture",
+    EVAL_NOT_COMPOSED: "a skill should list agentic-evals in its front matter's composes",
+    EVAL_FRONT_MATTER: "SKILL.md must start with well-formed YAML front matter",
+    EVAL_FENCED_FRONT_MATTER: "front matter inside a code fence is read, but is not standard",
+    EVAL_FIXTURE_INVALID: "every eval fixture of the skill must load",
+    EVAL_FIXTURE_GATED: "every eval fixture of the skill must pass the load-time gates",
+    EVAL_SCAFFOLD_ONLY: "a scaffold fixture is a first step: strengthen it into a real evaluation",
+    EVAL_LEGACY_FIXTURE: "a version 1 fixtures/eval.json is not run by agentic-evals: migrate it",
+    JOURNEY_SELECTOR: "controls are named by stable QID only; selector fallbacks are rejected",
+    JOURNEY_REFERENCE: "a state graph transition must join declared states",
+    JOURNEY_UNKNOWN_CLAIM: "a requirement's claim_ids should name the fixture's capability claims",
+    JOURNEY_UNKNOWN_SEAM: "a requirement's seam_ids should name the fixture's seams",
+    JOURNEY_UNOBSERVED: "a state graph transition should use a control the inventory observed",
+    CLAIM_REPRESENTATION: "a case's representation must be one of its value-bearing claim's matrix",
+    CLAIM_SEAM: "a value-bearing claim needs a critical seam of type value-representation",
+    CLAIM_EXEMPTION: "an exemption needs evidence_class, reason_code, justification, owner and "
+    "a date in expires; an incomplete one is ignored at run time",
+    CLAIM_ADMISSION: "admitted evidence must pin a hash of a case that supports the claim",
+    COV_FIXTURE_REJECTED: "the fixture does not load; coverage analyses the document as written",
+    COV_FIXTURE_UNREADABLE: "a fixture that cannot be parsed hides its seams: no READY verdict",
+    COV_CASE_UNREADABLE: "a case the models reject cannot run, so it guards nothing",
+    COV_SEAM_UNREADABLE: "a seam needs a non-empty string seam_id",
+    COV_SEAM_CONFLICT: "a seam declared in several fixtures should be declared the same way",
+    COV_UNDECLARED_SEAM: "a case's seams should name declared seams",
+    COV_SEAM_TYPE_MISSING: "a seam should declare its seam_type",
+    COV_SEAM_TYPE_UNKNOWN: "seam_type is outside the documented vocabulary",
+    COV_CRITICALITY: "a seam's criticality should be critical, important or optional",
+    COV_REQUIRED_EVIDENCE: "required_evidence must name at least one of the six evidence classes",
+    COV_VALUE_SEAM: "a value-bearing claim needs a critical seam of type value-representation",
+    COV_REGISTRY: "the regressions registry must be readable, with a regression_id per record",
+    COV_REGRESSION_SEAM: "a regression's seam ids should name declared seams",
+    COV_UNCOVERED_SEAM: "a seam needs a capable guard (an oracle that can fail) in every "
+    "required evidence class",
+    REG_ALIAS: "an alias key (claims_threatened, seams, fail_before_fix.last_proven) loads with "
+    "a warning: write claim_ids, seam_ids, last_proven",
+    REG_RETIREMENT: "a RETIRED regression must say why in retirement",
+    REG_FOREIGN: "the file is not an agentic_evals.regressions.v1 registry",
+    REG_UNPROTECTED: "an ACTIVE regression's retained case must stay in a fixture that loads",
+    REG_NEVER_PROVEN: "an ACTIVE regression needs a fail-before-fix proof with last_proven",
+    REG_STALE_LIVE_PROOF: "a live-class guard must be proven within the freshness window",
+    REG_WEAK_PROOF: "a proof must name a failure_code or expected_markers",
+    REG_RETIRED: "a RETIRED regression is listed, not audited",
+    REG_EXEMPT: "an EXEMPT regression is listed, not audited",
+    UNMAPPED_INCIDENT: "an open incident must be mapped by a regression",
+}
+"""The rule of every code a finding or a trial problem can carry, in general words."""
+
+
+def rule_text(code: str) -> str | None:
+    """The rule ``code`` enforces, in words; None for a code that is no finding or problem."""
+    return RULE_TEXTS.get(code)

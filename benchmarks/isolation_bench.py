@@ -68,7 +68,7 @@ def view_fixture(root: Path, isolation: str, trials: int) -> Path:
 VIEW_SCRIPT = """\
 import json, statistics, sys, threading, time
 from pathlib import Path
-from agentic_evals.contract.load import load_fixture
+from agentic_evals.evidence.gates import load_fixture
 from agentic_evals.runner.isolation.run import RunIsolation
 path, trials = Path(sys.argv[1]), int(sys.argv[2])
 fixture = load_fixture(path).fixture

@@ -1,4 +1,4 @@
-"""Write schemas/*.schema.json (fixture, report, fleet, coverage, regressions) from the models.
+"""Write schemas/*.schema.json (every document agentic-evals reads or writes) from the models.
 
 Usage: python scripts/gen_schemas.py [--check]
 
@@ -10,24 +10,22 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from agentic_evals.schemas_gen import FLEET_SCHEMAS, dump_schema, fixture_schema, report_schema
+from agentic_evals.cli.schemas import SCHEMAS, spec
+from agentic_evals.documents.schema_gen import dump_schema
 
-SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"
+SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas"
 
 
 def main(argv: list[str]) -> int:
     check = "--check" in argv
     stale = []
-    for name, schema in (
-        ("fixture.schema.json", fixture_schema()),
-        ("report.schema.json", report_schema()),
-        *((name, generate()) for name, generate in FLEET_SCHEMAS.items()),
-    ):
-        target = SCHEMAS / name
-        text = dump_schema(schema)
+    for kind in SCHEMAS:
+        document = spec(kind)
+        target = SCHEMA_DIR / document.file
+        text = dump_schema(document.build())
         if check:
             if not target.is_file() or target.read_text(encoding="utf-8") != text:
-                stale.append(name)
+                stale.append(document.file)
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8", newline="\n")

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from agentic_evals.contract.load import load_fixture
-from agentic_evals.evaluate import RunOptions, UnknownCaseError, evaluate
+from agentic_evals.evaluation.evaluate import RunOptions, UnknownCaseError, evaluate
+from agentic_evals.evidence.gates import load_fixture
 
 
 def write(tmp_path: Path, cases: list[dict[str, Any]], trials: int = 2) -> Path:
@@ -38,7 +38,7 @@ def case(name: str, command: list[str], **expected: Any) -> dict[str, Any]:
 
 def run(path: Path, **options: Any) -> Any:
     loaded = load_fixture(path)
-    assert loaded.fixture is not None, [f.render() for f in loaded.findings]
+    assert loaded.model is not None, [f.render() for f in loaded.findings]
     return evaluate(loaded, RunOptions(**options)).report
 
 

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from builders import case_report, trial_report
 
 from agentic_evals import codes
-from agentic_evals.metrics import (
-    CaseFacts,
-    TrialFacts,
+from agentic_evals.judge.metrics import (
     build_metrics,
     is_hallucinated_success,
     pass_hat_k,
@@ -18,8 +17,19 @@ from agentic_evals.reports.model import CaseReport, Problem, StreamStats, TrialR
 EXIT = Problem(code=codes.EXIT_CODE, message="m", oracle="/expected/exit_code")
 OUT = Problem(code=codes.STDOUT_MISSING, message="m", oracle="/expected/stdout_contains/0")
 ART = Problem(code=codes.ARTIFACT_MISMATCH, message="m", oracle="/expected/artifacts/1")
-WS = Problem(code="WORKSPACE_CHANGE", message="m", oracle="/expected/workspace_changes")
+WS = Problem(code=codes.WORKSPACE_CHANGE_MISSING, message="m", oracle="/expected/workspace_changes")
 TIMEOUT = Problem(code=codes.TIMEOUT, message="m")
+EXEC = Problem(code=codes.EXEC_FAILED, message="m")
+ORPHAN = Problem(code=codes.ORPHAN_PROCESS, message="m")
+# The author's broken references: not the program's result.
+REFERENCE = Problem(
+    code=codes.ARTIFACT_MISSING, message="m", oracle="/expected/artifacts/0/equals_artifact"
+)
+BAD_REGEX = Problem(
+    code=codes.ARTIFACT_REGEX, message="m", oracle="/expected/artifacts/0/content_regex"
+)
+UNSAFE = Problem(code=codes.ARTIFACT_UNSAFE_PATH, message="m", oracle="/expected/artifacts/0")
+UNREADABLE = Problem(code=codes.ARTIFACT_UNREADABLE, message="m", oracle="/expected/artifacts/0")
 
 
 @pytest.mark.parametrize(
@@ -78,7 +88,15 @@ def test_pass_hat_k(passed: int, n: int, k: int, value: float | None) -> None:
     [
         ([ART], True),
         ([WS], True),
-        ([TIMEOUT, ART], True),
+        ([ORPHAN, ART], True),
+        ([REFERENCE, ART], True),
+        # A trial that never ended on its own claimed nothing.
+        ([TIMEOUT, ART], False),
+        ([EXEC, ART], False),
+        ([REFERENCE], False),
+        ([BAD_REGEX], False),
+        ([UNSAFE], False),
+        ([UNREADABLE], False),
         ([EXIT, ART], False),
         ([OUT, ART], False),
         ([EXIT], False),
@@ -91,20 +109,25 @@ def test_hallucinated_success(problems: list[Problem], hallucinated: bool) -> No
 
 def test_build_metrics_from_facts() -> None:
     cases = [
-        CaseFacts(
-            "good", False, [TrialFacts("s::good#1", "PASS"), TrialFacts("s::good#2", "PASS")]
+        case_report(
+            "good",
+            flaky=False,
+            trials=[trial_report("s::good#1", "PASS"), trial_report("s::good#2", "PASS")],
         ),
-        CaseFacts(
+        case_report(
             "liar",
-            True,
-            [TrialFacts("s::liar#1", "PASS"), TrialFacts("s::liar#2", "FAIL", [ART])],
+            flaky=True,
+            trials=[trial_report("s::liar#1", "PASS"), trial_report("s::liar#2", "FAIL", [ART])],
         ),
-        CaseFacts(
+        case_report(
             "bad",
-            False,
-            [TrialFacts("s::bad#1", "FAIL", [EXIT, ART]), TrialFacts("s::bad#2", "NOT_TESTED")],
+            flaky=False,
+            trials=[
+                trial_report("s::bad#1", "FAIL", [EXIT, ART]),
+                trial_report("s::bad#2", "NOT_TESTED"),
+            ],
         ),
-        CaseFacts("skipped", False, []),
+        case_report("skipped", flaky=False, trials=[]),
     ]
     metrics = build_metrics(cases, trials_per_case=2)
     assert (metrics.trial_pass_rate.passed, metrics.trial_pass_rate.total) == (3, 5)

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agentic_evals.contract.load import load_fixture
+from agentic_evals.evidence.gates import load_fixture
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 def test_own_evaluation_passes_the_anti_slop_contract_without_exemption() -> None:
     result = load_fixture(REPO / "fixtures" / "agentic_eval.json", strict=True)
-    assert result.fixture is not None, [f.render() for f in result.findings]
+    assert result.model is not None, [f.render() for f in result.findings]
     assert result.findings == []
-    fixture = result.fixture
+    fixture = result.model
     assert fixture.eval_kind == "skill"
     assert fixture.trials >= 2
     types = {case.type for case in fixture.cases}
@@ -35,7 +35,7 @@ def test_runner_selftest_and_samples_load_strictly() -> None:
 
 def test_slop_sample_is_rejected_for_each_anti_slop_rule() -> None:
     result = load_fixture(REPO / "fixtures" / "samples" / "slop.json")
-    assert result.fixture is None
+    assert result.model is None
     assert {f.code for f in result.errors} == {
         "AE-SLOP-TRIALS",
         "AE-SLOP-NO-NEGATIVE",

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from agentic_evals import provenance
-from agentic_evals.provenance import canonical_json, oracle_sha256, repo_info, sha256_bytes
+from agentic_evals.judge import provenance
+from agentic_evals.judge.provenance import canonical_json, oracle_sha256, repo_info, sha256_bytes
 from agentic_evals.reports.model import RepoInfo
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
@@ -50,11 +50,11 @@ def test_test_source_hash_ignores_expected_and_key_order() -> None:
         "type": "positive",
         "name": "c",
     }
-    digest = provenance.test_source_sha256(CASE)
-    assert digest == provenance.test_source_sha256(reordered)
+    digest = provenance.source_sha256(CASE)
+    assert digest == provenance.source_sha256(reordered)
     without = {k: v for k, v in CASE.items() if k != "expected"}
     assert digest == hashlib.sha256(canonical_json(without)).hexdigest()
-    assert digest != provenance.test_source_sha256({**CASE, "command": ["tool", "--y"]})
+    assert digest != provenance.source_sha256({**CASE, "command": ["tool", "--y"]})
 
 
 def test_oracle_hash_covers_only_expected() -> None:
@@ -64,10 +64,6 @@ def test_oracle_hash_covers_only_expected() -> None:
     assert digest != oracle_sha256(
         {**CASE, "expected": {"exit_code": 0, "stdout_contains": ["OK"]}}
     )
-
-
-def test_test_source_sha256_is_not_collected_by_pytest() -> None:
-    assert provenance.test_source_sha256.__test__ is False  # type: ignore[attr-defined]
 
 
 def git(cwd: Path, *args: str) -> str:

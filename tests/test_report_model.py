@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from agentic_evals.reports.model import (
     CASE_OUTCOMES,
     REPORT_SCHEMA,
     CaseReport,
+    ConfigurationReport,
     Report,
     ShardInfo,
     TrialReport,
@@ -22,10 +25,9 @@ def test_report_v2_top_level_fields() -> None:
         "schema", "source", "skill", "eval_kind", "run_id", "fixture_sha256", "repo", "runner",
         "live", "mocked", "proof_scope", "claims", "what_was_exercised", "what_remains_unverified",
         "readiness", "case_readiness", "capability_readiness", "claims_coverage", "focused_cases",
-        "interrupted", "qualification", "shard", "isolation", "generated_at", "duration_ms",
-        "trials_per_case",
-        "case_count", "required_case_count", "outcome_counts", "trial_count", "warnings", "metrics",
-        "cases",
+        "interrupted", "qualification", "shard", "isolation", "configuration", "generated_at",
+        "duration_ms", "trials_per_case", "case_count", "required_case_count", "outcome_counts",
+        "trial_count", "warnings", "metrics", "cases",
     }  # fmt: skip
 
 
@@ -34,7 +36,8 @@ def test_report_v2_case_and_trial_fields() -> None:
         "case_id", "name", "type", "required", "outcome", "flaky", "problems", "argv",
         "declared_evidence_class", "effective_evidence_class", "live_qualified",
         "evidence_disqualifiers", "supports_claims", "seams", "test_source_sha256",
-        "oracle_sha256", "passed_trials", "total_trials", "pass_rate", "trials",
+        "oracle_sha256", "passed_trials", "total_trials", "pass_rate", "trials", "expected",
+        "must_exercise", "blocked_when_stdout_contains", "infra_blocked_when", "skill_files",
     }  # fmt: skip
     assert aliases(TrialReport) == {
         "trial_id", "outcome", "problems", "exit_code", "term_signal", "timed_out",
@@ -45,7 +48,7 @@ def test_report_v2_case_and_trial_fields() -> None:
 
 
 def test_report_v2_isolation_fields() -> None:
-    from agentic_evals.reports.isolation import IsolationSummary, Leftover, TrialIsolation
+    from agentic_evals.reports.model import IsolationSummary, Leftover, TrialIsolation
 
     assert aliases(TrialIsolation) == {
         "mode", "requested", "network", "mechanisms", "unavailable", "not_copied",
@@ -63,12 +66,20 @@ def test_report_v2_shard_fields() -> None:
     assert Report.model_fields["shard"].default is None
 
 
+def test_report_v2_optional_fields_default_to_null() -> None:
+    # Reports written before these fields existed still validate.
+    for name in ("expected", "must_exercise", "skill_files", "infra_blocked_when"):
+        assert CaseReport.model_fields[name].default is None
+    assert Report.model_fields["configuration"].default is None
+    assert aliases(ConfigurationReport) == {"file", "enabled", "values", "sources"}
+
+
 def test_every_case_outcome_is_counted() -> None:
     assert set(CASE_OUTCOMES) == {"PASS", "FAIL", "BLOCKED", "NOT_TESTED"}
 
 
 def test_report_v2_capability_readiness_and_qualification_fields() -> None:
-    from agentic_evals.claims.models import (
+    from agentic_evals.reports.model import (
         CapabilityReadiness,
         ClaimEvidence,
         ClaimReadiness,
@@ -93,3 +104,18 @@ def test_report_v2_capability_readiness_and_qualification_fields() -> None:
     assert aliases(QualificationReport) == {
         "run_tier", "require_system_test", "passed_at", "not_passed", "missing_system_test",
     }  # fmt: skip
+
+
+def test_every_document_a_test_writes_is_held_to_its_schema() -> None:
+    # tests/conftest.py checks each written document against its committed schema.
+    from pydantic import Field
+
+    from agentic_evals.documents.base import OutputModel
+    from agentic_evals.reports import json_out
+
+    class Forged(OutputModel):
+        schema_: str = Field("agentic_evals.report.v2", alias="schema")
+        readiness: str = "READY"
+
+    with pytest.raises(AssertionError, match=r"agentic_evals\.report\.v2"):
+        json_out.dump_model(Forged())

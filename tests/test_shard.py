@@ -7,9 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agentic_evals.contract.models import Fixture
-from agentic_evals.evaluate import select_cases
-from agentic_evals.reports.model import ShardInfo
-from agentic_evals.shard import (
+from agentic_evals.evaluation.evaluate import select_cases
+from agentic_evals.judge.shard import (
     SHARD_VARIABLES,
     Shard,
     ShardError,
@@ -22,6 +21,7 @@ from agentic_evals.shard import (
     shard_from_environ,
     shard_size,
 )
+from agentic_evals.reports.model import ShardInfo
 
 
 @given(count=st.integers(min_value=0, max_value=60), total=st.integers(min_value=1, max_value=12))

@@ -2,52 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from builders import FakeProcess as Outcome
+from builders import FakeStream, case_report
 from hypothesis import given
 from hypothesis import strategies as st
 
 from agentic_evals import codes
 from agentic_evals.contract.models import Case
+from agentic_evals.judge.cases import case_outcome, case_problems, case_readiness, worse
 from agentic_evals.oracles.base import OracleResult
-from agentic_evals.reports.model import CaseOutcome, Problem, Readiness
-from agentic_evals.verdicts import (
-    READINESS_ORDER,
-    CaseResult,
-    case_outcome,
-    case_problems,
-    case_readiness,
-    trial_outcome,
-    worse,
-)
-
-
-@dataclass(frozen=True)
-class Stream:
-    data: bytes = b""
-    total_bytes: int = 0
-    kept_bytes: int = 0
-    truncated: bool = False
-
-    def contains(self, needle: bytes) -> bool:
-        return needle in self.data
-
-    def excerpt(self, limit_chars: int = 10_000) -> str:
-        return self.data.decode(errors="replace")[:limit_chars]
-
-
-@dataclass(frozen=True)
-class Outcome:
-    exit_code: int | None = 0
-    term_signal: int | None = None
-    timed_out: bool = False
-    start_error: str | None = None
-    duration_ms: int = 1500
-    stdout: Stream = field(default_factory=Stream)
-    stderr: Stream = field(default_factory=Stream)
-    orphan_pids: tuple[int, ...] = ()
+from agentic_evals.oracles.outcome import trial_outcome
+from agentic_evals.reports.model import READINESS, CaseOutcome, CaseReport, Problem, Readiness
 
 
 def case(**fields: Any) -> Case:
@@ -75,7 +43,7 @@ def test_pass_when_nothing_is_wrong() -> None:
 
 def test_timeout_fails_first_and_lists_everything_else() -> None:
     outcome = Outcome(
-        exit_code=None, timed_out=True, orphan_pids=(41, 42), stdout=Stream(b"RATE LIMITED")
+        exit_code=None, timed_out=True, orphan_pids=(41, 42), stdout=FakeStream(b"RATE LIMITED")
     )
     verdict, problems = trial_outcome(MARKERS, outcome, failing())
     assert verdict == "FAIL"
@@ -97,7 +65,7 @@ def test_start_failure_fails_and_drops_oracle_problems() -> None:
 
 
 def test_orphans_fail_before_blocked_marker_and_name_the_pids() -> None:
-    outcome = Outcome(orphan_pids=(1234, 5678), stderr=Stream(b"RATE LIMITED"))
+    outcome = Outcome(orphan_pids=(1234, 5678), stderr=FakeStream(b"RATE LIMITED"))
     verdict, problems = trial_outcome(MARKERS, outcome, OracleResult())
     assert verdict == "FAIL"
     assert codes_of(problems) == [codes.ORPHAN_PROCESS, codes.BLOCKED_MARKER]
@@ -106,7 +74,7 @@ def test_orphans_fail_before_blocked_marker_and_name_the_pids() -> None:
 
 @pytest.mark.parametrize("stream", ["stdout", "stderr"])
 def test_blocked_marker_in_either_stream_blocks_even_failing_oracles(stream: str) -> None:
-    outcome = Outcome(**{stream: Stream(b"...RATE LIMITED...")})  # type: ignore[arg-type]
+    outcome = Outcome(**{stream: FakeStream(b"...RATE LIMITED...")})  # type: ignore[arg-type]
     verdict, problems = trial_outcome(MARKERS, outcome, failing())
     assert verdict == "BLOCKED"
     assert codes_of(problems) == [codes.BLOCKED_MARKER, codes.EXIT_CODE]
@@ -114,13 +82,13 @@ def test_blocked_marker_in_either_stream_blocks_even_failing_oracles(stream: str
 
 
 def test_oracle_problems_fail() -> None:
-    verdict, problems = trial_outcome(MARKERS, Outcome(stdout=Stream(b"fine")), failing())
+    verdict, problems = trial_outcome(MARKERS, Outcome(stdout=FakeStream(b"fine")), failing())
     assert verdict == "FAIL"
     assert problems == [ORACLE_FAIL]
 
 
 def test_infra_marker_turns_failure_into_infra_blocked() -> None:
-    outcome = Outcome(stderr=Stream(b"curl: ECONNRESET"))
+    outcome = Outcome(stderr=FakeStream(b"curl: ECONNRESET"))
     verdict, problems = trial_outcome(MARKERS, outcome, failing())
     assert verdict == "INFRA_BLOCKED"
     assert codes_of(problems) == [codes.EXIT_CODE, codes.INFRA_BLOCKED]
@@ -128,7 +96,7 @@ def test_infra_marker_turns_failure_into_infra_blocked() -> None:
 
 
 def test_infra_marker_without_failure_is_a_pass() -> None:
-    outcome = Outcome(stdout=Stream(b"ECONNRESET, retried"))
+    outcome = Outcome(stdout=FakeStream(b"ECONNRESET, retried"))
     assert trial_outcome(MARKERS, outcome, OracleResult()) == ("PASS", [])
 
 
@@ -145,7 +113,7 @@ def test_trace_unavailable_blocks() -> None:
 
 def test_empty_markers_are_ignored() -> None:
     markers = case(blocked_when_stdout_contains=[""], infra_blocked_when=[""])
-    assert trial_outcome(markers, Outcome(stdout=Stream(b"x")), failing())[0] == "FAIL"
+    assert trial_outcome(markers, Outcome(stdout=FakeStream(b"x")), failing())[0] == "FAIL"
 
 
 @pytest.mark.parametrize(
@@ -179,33 +147,53 @@ def test_case_problems_are_distinct_in_first_seen_order() -> None:
     ("cases", "expected"),
     [
         ([], "NOT_ESTABLISHED"),
-        ([CaseResult(False, "PASS", 3)], "NOT_ESTABLISHED"),
-        ([CaseResult(True, "NOT_TESTED")], "NOT_ESTABLISHED"),
-        ([CaseResult(True, "PASS", 3), CaseResult(True, "PASS", 3)], "READY"),
-        ([CaseResult(True, "PASS", 3), CaseResult(False, "FAIL", 0)], "READY"),
-        ([CaseResult(True, "PASS", 3), CaseResult(True, "BLOCKED", 0)], "USABLE_WITH_GAPS"),
-        ([CaseResult(True, "PASS", 3), CaseResult(True, "NOT_TESTED", 0)], "USABLE_WITH_GAPS"),
-        ([CaseResult(True, "FAIL", 1)], "USABLE_WITH_GAPS"),
-        ([CaseResult(True, "FAIL", 0), CaseResult(True, "BLOCKED", 0)], "NOT_READY"),
-        ([CaseResult(True, "BLOCKED", 0)], "NOT_READY"),
-        ([CaseResult(True, "FAIL", 0), CaseResult(False, "PASS", 3)], "NOT_READY"),
+        ([case_report("c", "PASS", required=False, passed=3)], "NOT_ESTABLISHED"),
+        ([case_report("c", "NOT_TESTED", passed=0)], "NOT_ESTABLISHED"),
+        ([case_report("c", "PASS", passed=3), case_report("c", "PASS", passed=3)], "READY"),
+        (
+            [
+                case_report("c", "PASS", passed=3),
+                case_report("c", "FAIL", required=False, passed=0),
+            ],
+            "READY",
+        ),
+        (
+            [case_report("c", "PASS", passed=3), case_report("c", "BLOCKED", passed=0)],
+            "USABLE_WITH_GAPS",
+        ),
+        (
+            [case_report("c", "PASS", passed=3), case_report("c", "NOT_TESTED", passed=0)],
+            "USABLE_WITH_GAPS",
+        ),
+        ([case_report("c", "FAIL", passed=1)], "USABLE_WITH_GAPS"),
+        ([case_report("c", "FAIL", passed=0), case_report("c", "BLOCKED", passed=0)], "NOT_READY"),
+        ([case_report("c", "BLOCKED", passed=0)], "NOT_READY"),
+        (
+            [
+                case_report("c", "FAIL", passed=0),
+                case_report("c", "PASS", required=False, passed=3),
+            ],
+            "NOT_READY",
+        ),
     ],
 )
-def test_case_readiness(cases: list[CaseResult], expected: Readiness) -> None:
+def test_case_readiness(cases: list[CaseReport], expected: Readiness) -> None:
     assert case_readiness(cases) == expected
 
 
 OUTCOMES: list[CaseOutcome] = ["PASS", "FAIL", "BLOCKED", "NOT_TESTED"]
 case_results = st.builds(
-    CaseResult,
+    lambda required, outcome, passed: case_report(
+        "c", outcome, required=required, passed=passed, total=5
+    ),
     required=st.booleans(),
     outcome=st.sampled_from(OUTCOMES),
-    passed_trials=st.integers(min_value=0, max_value=5),
+    passed=st.integers(min_value=0, max_value=5),
 )
 
 
 @given(st.lists(case_results, max_size=8))
-def test_ready_iff_every_required_case_passes(cases: list[CaseResult]) -> None:
+def test_ready_iff_every_required_case_passes(cases: list[CaseReport]) -> None:
     required = [c for c in cases if c.required]
     every_pass = bool(required) and all(c.outcome == "PASS" for c in required)
     assert (case_readiness(cases) == "READY") == every_pass
@@ -213,20 +201,20 @@ def test_ready_iff_every_required_case_passes(cases: list[CaseResult]) -> None:
 
 @given(st.lists(case_results, max_size=8), st.lists(case_results, max_size=4))
 def test_optional_cases_never_change_readiness(
-    cases: list[CaseResult], extra: list[CaseResult]
+    cases: list[CaseReport], extra: list[CaseReport]
 ) -> None:
-    optional = [c._replace(required=False) for c in extra]
+    optional = [c.model_copy(update={"required": False}) for c in extra]
     assert case_readiness(cases + optional) == case_readiness(cases)
 
 
 @given(st.lists(case_results, min_size=1, max_size=8))
-def test_a_required_blocked_case_never_allows_ready(cases: list[CaseResult]) -> None:
-    blocked = CaseResult(True, "BLOCKED", 3)
+def test_a_required_blocked_case_never_allows_ready(cases: list[CaseReport]) -> None:
+    blocked = case_report("c", "BLOCKED", passed=3)
     assert case_readiness([*cases, blocked]) != "READY"
 
 
 def test_worse_order() -> None:
-    assert READINESS_ORDER == ("READY", "USABLE_WITH_GAPS", "NOT_ESTABLISHED", "NOT_READY")
+    assert READINESS == ("READY", "USABLE_WITH_GAPS", "NOT_ESTABLISHED", "NOT_READY")
     assert worse("READY", "USABLE_WITH_GAPS") == "USABLE_WITH_GAPS"
     assert worse("NOT_ESTABLISHED", "USABLE_WITH_GAPS") == "NOT_ESTABLISHED"
     assert worse("NOT_ESTABLISHED", "NOT_READY") == "NOT_READY"
@@ -234,6 +222,6 @@ def test_worse_order() -> None:
     assert worse("READY", "READY") == "READY"
 
 
-@given(st.sampled_from(READINESS_ORDER), st.sampled_from(READINESS_ORDER))
+@given(st.sampled_from(READINESS), st.sampled_from(READINESS))
 def test_worse_is_symmetric_and_picks_an_argument(a: Readiness, b: Readiness) -> None:
     assert worse(a, b) == worse(b, a) in (a, b)

@@ -5,7 +5,8 @@ result and returns an :class:`~agentic_evals.exitcodes.ExitCode`. The click
 group lives in :mod:`agentic_evals.cli.app`; this module does not import click,
 so that ``--help``, ``-h`` and ``--version`` alone print the text click would
 print (pre-rendered in :mod:`agentic_evals.cli._help_text` by
-``scripts/gen_help.py``) and start fast. Heavy imports happen inside the commands.
+``scripts/gen_help.py``, for 80 columns and for wide terminals: the start-up
+figure of ``benchmarks/``) and start fast. Heavy imports happen inside the commands.
 """
 
 from __future__ import annotations
@@ -52,8 +53,12 @@ def _prerendered(args: list[str]) -> str | None:
 
     if args == ["--version"]:
         return _help_text.VERSION
-    columns = min(max(_terminal_columns(), _help_text.MIN_COLUMNS), _help_text.MAX_COLUMNS)
-    return _help_text.HELP_TEXTS[_help_text.HELP_BY_COLUMNS[columns]]
+    columns = _terminal_columns()
+    if columns == _help_text.PIPE_COLUMNS:
+        return _help_text.HELP_PIPE
+    if columns >= _help_text.WIDE_COLUMNS:
+        return _help_text.HELP_WIDE
+    return None  # another width: click renders it
 
 
 def _terminal_columns() -> int:

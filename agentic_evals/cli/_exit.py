@@ -1,15 +1,72 @@
-"""End a command with an exit code, in and outside click's standalone mode."""
+"""How a command ends: its document written, its summary shown, its exit code returned."""
 
 from __future__ import annotations
 
-from typing import NoReturn
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, NoReturn
 
 import click
 
 from agentic_evals.exitcodes import ExitCode
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from agentic_evals.documents.findings import Finding
 
 
 def finish(code: ExitCode) -> NoReturn:
     """Leave the current command with ``code``."""
     click.get_current_context().exit(int(code))
     raise AssertionError("unreachable")  # pragma: no cover - exit() raises
+
+
+def verdict_code(*, not_ready: bool, report_only: bool = False, invalid: bool = False) -> ExitCode:
+    """2 for invalid input; else 1 when not ready (unless ``--report-only``); else 0."""
+    if invalid:
+        return ExitCode.INVALID
+    return ExitCode.NOT_READY if not_ready and not report_only else ExitCode.OK
+
+
+def refuse(command: str, error: Exception | str) -> NoReturn:
+    """Say why ``command`` cannot work on its input, and exit 2 (invalid input or usage)."""
+    click.echo(f"agentic-evals {command}: {error}", err=True)
+    finish(ExitCode.INVALID)
+
+
+def echo_findings(findings: list[Finding]) -> None:
+    """Print findings on stderr, one line each."""
+    for finding in findings:
+        click.echo(finding.render(), err=True)
+
+
+def summary_stream(*outputs: Path | None) -> IO[str]:
+    """Where the summary goes: stderr when a document takes stdout (``-o -``, ``--html -``)."""
+    return sys.stderr if any(o is not None and str(o) == "-" for o in outputs) else sys.stdout
+
+
+def emit(
+    code: ExitCode,
+    summary: str,
+    *,
+    output: Path | None = None,
+    document: BaseModel | None = None,
+    colour: bool = False,
+    texts: Sequence[tuple[Path, str]] = (),
+) -> NoReturn:
+    """Write ``document`` to ``output`` (when both are given), show ``summary``, exit ``code``.
+
+    ``texts`` are the document in other formats, each ``(path, rendered text)``,
+    written after it through the same atomic writer.
+    """
+    from agentic_evals.reports.json_out import write_model_atomic, write_text_atomic
+
+    if output is not None and document is not None:
+        write_model_atomic(output, document)
+    for path, text in texts:
+        write_text_atomic(path, text)
+    stream = summary_stream(output, *(path for path, _ in texts))
+    click.echo(summary, nl=False, err=stream is sys.stderr, color=colour)
+    finish(code)

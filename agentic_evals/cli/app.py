@@ -22,12 +22,17 @@ COMMANDS: Mapping[str, str] = {
     "validate": "agentic_evals.cli.validate_cmd:validate",
     "schema": "agentic_evals.cli.schema_cmd:schema",
     "merge": "agentic_evals.cli.merge_cmd:merge",
+    "report": "agentic_evals.cli.report_cmd:report",
+    "compare": "agentic_evals.cli.compare_cmd:compare",
     "audit-skills": "agentic_evals.cli.audit_skills_cmd:audit_skills",
     "scaffold-fixture": "agentic_evals.cli.scaffold_cmd:scaffold_fixture",
     "apply-scaffolds": "agentic_evals.cli.apply_scaffolds_cmd:apply_scaffolds",
     "plan-journeys": "agentic_evals.cli.plan_journeys_cmd:plan_journeys",
     "coverage": "agentic_evals.cli.coverage_cmd:coverage",
     "regressions": "agentic_evals.cli.regressions_cmd:regressions",
+    "history": "agentic_evals.cli.history_cmd:history",
+    "export": "agentic_evals.cli.export_cmd:export",
+    "import": "agentic_evals.cli.import_cmd:import_group",
 }
 """Every command of the group: its name and where it lives (``module:attribute``)."""
 
@@ -72,8 +77,11 @@ def _load(target: str) -> click.Command:
     epilog="Example: agentic-evals run fixtures/agentic_eval.json --output report.json",
 )
 @click.version_option(__version__, prog_name="agentic-evals")
-@click.option("--debug", is_flag=True, help="Show a traceback for internal errors.")
-def cli(debug: bool) -> None:
+# Read from the raw arguments (run_cli), since an internal error may come before click parses.
+@click.option(
+    "--debug", is_flag=True, expose_value=False, help="Show a traceback for internal errors."
+)
+def cli() -> None:
     """Decide from evidence whether an agent skill or workflow is ready.
 
     Exit codes: 0 success (run: READY), 1 not ready, 2 invalid input or

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from agentic_evals.cli._exit import finish
+from agentic_evals.cli._exit import finish, refuse
 from agentic_evals.exitcodes import ExitCode
 
 
@@ -37,16 +37,15 @@ def apply_scaffolds(
     with a fixture, a delegation, an exemption or a legacy fixture are skipped
     with the reason; --force replaces scaffolds, never hand-written fixtures.
     """
-    from agentic_evals.fleet.apply import apply_scaffolds as run_apply
-    from agentic_evals.fleet.audit import AuditInputError
-    from agentic_evals.fleet.render import render_receipt
     from agentic_evals.reports.json_out import write_model_atomic
+    from agentic_evals.skills.apply import apply_scaffolds as run_apply
+    from agentic_evals.skills.audit import AuditInputError
+    from agentic_evals.skills.render import render_receipt
 
     try:
         receipt = run_apply(root, write=write, force=force, limit=limit)
     except AuditInputError as error:
-        click.echo(f"agentic-evals apply-scaffolds: {error}", err=True)
-        finish(ExitCode.INVALID)
+        refuse("apply-scaffolds", error)
     target = output if output is not None else Path("-")
     write_model_atomic(target, receipt)
     if str(target) != "-":

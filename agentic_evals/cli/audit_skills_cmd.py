@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from agentic_evals.cli._exit import finish
-from agentic_evals.exitcodes import ExitCode
+from agentic_evals.cli._exit import refuse, verdict_code
+from agentic_evals.cli._sarif import SarifSource, emit_document, format_option
 
 
 @click.command(
@@ -25,26 +25,24 @@ from agentic_evals.exitcodes import ExitCode
 @click.option(
     "--only", "only", multiple=True, metavar="SKILL", help="Audit only this skill (repeatable)."
 )
-def audit_skills(root: Path, output: Path | None, only: tuple[str, ...]) -> None:
+@format_option
+def audit_skills(root: Path, output: Path | None, only: tuple[str, ...], fmt: str) -> None:
     """Audit every skill folder (a subfolder with SKILL.md) of ROOT for an eval posture.
 
     Postures: eval_provider, agentic_fixture, legacy_eval_fixture,
     delegates_to_eval_skill, eval_not_required, missing. Nothing runs: the
     front matter is parsed and the fixtures loaded in-process.
     """
-    from agentic_evals.fleet.audit import AuditInputError
-    from agentic_evals.fleet.audit import audit_skills as run_audit
-    from agentic_evals.fleet.render import render_audit
-    from agentic_evals.reports.json_out import write_model_atomic
+    from agentic_evals.skills.audit import AuditInputError
+    from agentic_evals.skills.audit import audit_skills as run_audit
+    from agentic_evals.skills.render import render_audit
 
     try:
         audit = run_audit(root, only)
     except AuditInputError as error:
-        click.echo(f"agentic-evals audit-skills: {error}", err=True)
-        finish(ExitCode.INVALID)
-    code = ExitCode.OK if audit.summary.not_ready == 0 else ExitCode.NOT_READY
-    if output is not None:
-        write_model_atomic(output, audit)
-    # With the JSON on stdout ("-o -"), the summary moves to stderr.
-    click.echo(render_audit(audit, int(code)), nl=False, err=str(output) == "-")
-    finish(code)
+        refuse("audit-skills", error)
+    code = verdict_code(not_ready=audit.summary.not_ready > 0)
+    sarif = SarifSource(
+        "audit-skills", lambda: [(item, root / (item.skill or "")) for item in audit.findings]
+    )
+    emit_document(code, render_audit(audit, int(code)), audit, fmt=fmt, output=output, sarif=sarif)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from agentic_evals.cli._exit import finish
-from agentic_evals.exitcodes import ExitCode
+from agentic_evals.cli._exit import refuse, verdict_code
+from agentic_evals.cli._sarif import SarifSource, emit_document, format_option
 
 _OUTPUT_HELP = "Write the JSON document here ('-': stdout)."
 _REPORT_ONLY_HELP = "Exit 0 whatever the verdict."
@@ -38,29 +38,27 @@ def coverage() -> None:
 @click.argument("skill_dir", type=click.Path(path_type=Path))
 @click.option("-o", "--output", type=click.Path(path_type=Path), help=_OUTPUT_HELP)
 @click.option("--report-only", is_flag=True, help=_REPORT_ONLY_HELP)
-def show(skill_dir: Path, output: Path | None, report_only: bool) -> None:
+@format_option
+def show(skill_dir: Path, output: Path | None, report_only: bool, fmt: str) -> None:
     """Seam coverage of SKILL_DIR: every fixtures/agentic_eval* file, unioned."""
     from agentic_evals import codes
+    from agentic_evals.coverage.findings import report_findings
     from agentic_evals.coverage.render import render_report
     from agentic_evals.coverage.show import CoverageInputError, show_coverage
-    from agentic_evals.reports.json_out import write_model_atomic
 
     try:
         report = show_coverage(skill_dir)
     except CoverageInputError as error:
-        click.echo(f"agentic-evals coverage show: {error}", err=True)
-        finish(ExitCode.INVALID)
-    if any(item.code == codes.COV_FIXTURE_UNREADABLE for item in report.findings):
-        code = ExitCode.INVALID
-    elif report.summary.verdict == "NOT_READY" and not report_only:
-        code = ExitCode.NOT_READY
-    else:
-        code = ExitCode.OK
-    if output is not None:
-        write_model_atomic(output, report)
-    # With the JSON on stdout ("-o -"), the summary moves to stderr.
-    click.echo(render_report(report, int(code)), nl=False, err=str(output) == "-")
-    finish(code)
+        refuse("coverage show", error)
+    code = verdict_code(
+        invalid=any(item.code == codes.COV_FIXTURE_UNREADABLE for item in report.findings),
+        not_ready=report.summary.verdict == "NOT_READY",
+        report_only=report_only,
+    )
+    sarif = SarifSource("coverage-show", lambda: report_findings(report))
+    emit_document(
+        code, render_report(report, int(code)), report, fmt=fmt, output=output, sarif=sarif
+    )
 
 
 @coverage.command(
@@ -74,21 +72,20 @@ def show(skill_dir: Path, output: Path | None, report_only: bool) -> None:
 @click.argument("root", type=click.Path(path_type=Path))
 @click.option("-o", "--output", type=click.Path(path_type=Path), help=_OUTPUT_HELP)
 @click.option("--report-only", is_flag=True, help=_REPORT_ONLY_HELP)
-def audit(root: Path, output: Path | None, report_only: bool) -> None:
+@format_option
+def audit(root: Path, output: Path | None, report_only: bool, fmt: str) -> None:
     """Seam coverage of every immediate subfolder of ROOT that has fixtures."""
     from agentic_evals.coverage.audit import audit_coverage
+    from agentic_evals.coverage.findings import audit_findings
     from agentic_evals.coverage.render import render_audit
     from agentic_evals.coverage.show import CoverageInputError
-    from agentic_evals.reports.json_out import write_model_atomic
 
     try:
         result = audit_coverage(root)
     except CoverageInputError as error:
-        click.echo(f"agentic-evals coverage audit: {error}", err=True)
-        finish(ExitCode.INVALID)
-    not_ready = bool(result.summary.not_ready) and not report_only
-    code = ExitCode.NOT_READY if not_ready else ExitCode.OK
-    if output is not None:
-        write_model_atomic(output, result)
-    click.echo(render_audit(result, int(code)), nl=False, err=str(output) == "-")
-    finish(code)
+        refuse("coverage audit", error)
+    code = verdict_code(not_ready=bool(result.summary.not_ready), report_only=report_only)
+    sarif = SarifSource("coverage-audit", lambda: audit_findings(result))
+    emit_document(
+        code, render_audit(result, int(code)), result, fmt=fmt, output=output, sarif=sarif
+    )

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
-from agentic_evals.cli._exit import finish
-from agentic_evals.exitcodes import ExitCode
+from agentic_evals.cli._exit import refuse, verdict_code
+from agentic_evals.cli._history_options import record_options, record_report
+from agentic_evals.cli._report_out import (
+    ReportOutputs,
+    check_outputs,
+    finish_report,
+    report_options,
+    verbosity,
+)
+from agentic_evals.cli._settings import no_config_option, resolve
+
+_CONFIGURABLE = ("output", "junit_xml", "html", "markdown", "color")
 
 
 @click.command(
@@ -23,36 +33,35 @@ from agentic_evals.exitcodes import ExitCode
 @click.option(
     "-o",
     "--output",
-    required=True,
     type=click.Path(path_type=Path),
-    help="Write the merged JSON report here ('-': stdout).",
+    help="Write the merged JSON report here ('-': stdout); required unless configured.",
 )
 @click.option("--report-only", is_flag=True, help="Exit 0 whatever the readiness.")
-def merge(reports: tuple[Path, ...], output: Path, report_only: bool) -> None:
+@report_options
+@no_config_option
+@record_options
+@click.pass_context
+def merge(ctx: click.Context, /, reports: tuple[Path, ...], **flags: Any) -> None:
     """Merge the reports of the shards of one fixture (run --shard K/N) into one report.
 
     The merged report's readiness, cases (in fixture order) and metrics are
     those of one full run. Every shard 1..N must be given exactly once.
     """
-    from agentic_evals.reports.json_out import write_model_atomic
-    from agentic_evals.reports.merge import MergeError, merge_report_files
-    from agentic_evals.reports.text import render_summary, use_colour
+    from agentic_evals.judge.merge import MergeError, merge_report_files
 
+    options, configuration = resolve(
+        ctx, {k: flags[k] for k in _CONFIGURABLE}, no_config=flags["no_config"]
+    )
+    if options["output"] is None:
+        raise click.UsageError("Missing option '-o' / '--output' (or output in the configuration).")
+    outputs = ReportOutputs.of(options)
+    check_outputs("merge", [path for _, path in outputs.files()], list(reports))
     try:
         merged = merge_report_files(reports)
     except MergeError as error:
-        click.echo(f"agentic-evals merge: {error}; nothing was written", err=True)
-        finish(ExitCode.INVALID)
-    code = ExitCode.OK if merged.readiness == "READY" or report_only else ExitCode.NOT_READY
-    write_model_atomic(output, merged)
-    # With the JSON on stdout ("-o -"), the summary moves to stderr.
-    to_stderr = str(output) == "-"
-    stream = sys.stderr if to_stderr else sys.stdout
-    summary = render_summary(
-        merged,
-        colour=use_colour(stream),
-        exit_code=int(code),
-        report_path=str(output),
-    )
-    click.echo(summary, err=to_stderr, nl=False, color=use_colour(stream))
-    finish(code)
+        refuse("merge", f"{error}; nothing was written")
+    merged = merged.model_copy(update={"configuration": configuration})
+    code = verdict_code(not_ready=merged.readiness != "READY", report_only=flags["report_only"])
+    record_report(merged, flags["history_url"], flags["no_history"])
+    level = verbosity(flags["quiet"], flags["verbose"])
+    finish_report(merged, code, outputs, verbosity=level, colour_choice=options["color"])

@@ -6,8 +6,7 @@ from pathlib import Path
 
 import click
 
-from agentic_evals.cli._exit import finish
-from agentic_evals.exitcodes import ExitCode
+from agentic_evals.cli._exit import echo_findings, emit, refuse, verdict_code
 
 _FILE = click.Path(path_type=Path)
 
@@ -62,23 +61,17 @@ def plan_journeys(
     plan also lists weak oracles, claim traceability and missing critical
     journeys. A control named by selector instead of QID is invalid input.
     """
-    from agentic_evals.fleet.journeys.plan import JourneyInputs, plan_journeys, scaffold_fragment
-    from agentic_evals.fleet.render import render_plan
     from agentic_evals.reports.json_out import write_model_atomic
+    from agentic_evals.skills.journeys.plan import JourneyInputs, plan_journeys, scaffold_fragment
+    from agentic_evals.skills.render import render_plan
 
     result = plan_journeys(JourneyInputs(fixture, requirements, inventory, state_graph))
-    for finding in result.errors:
-        click.echo(finding.render(), err=True)
+    echo_findings(result.errors)
     if result.plan is None:
-        click.echo("agentic-evals plan-journeys: invalid input; nothing was written", err=True)
-        finish(ExitCode.INVALID)
+        refuse("plan-journeys", "invalid input; nothing was written")
     plan = result.plan
-    for finding in plan.findings:
-        click.echo(finding.render(), err=True)
-    ok = plan.summary.critical_bound or report_only
-    code = ExitCode.OK if ok else ExitCode.NOT_READY
-    write_model_atomic(output, plan)
+    echo_findings(plan.findings)
+    code = verdict_code(not_ready=not plan.summary.critical_bound, report_only=report_only)
     if scaffold_output is not None:
         write_model_atomic(scaffold_output, scaffold_fragment(plan))
-    click.echo(render_plan(plan, int(code)), nl=False, err=str(output) == "-")
-    finish(code)
+    emit(code, render_plan(plan, int(code)), output=output, document=plan)

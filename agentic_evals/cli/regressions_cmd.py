@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
 
 import click
 
-from agentic_evals.cli._exit import finish
+from agentic_evals.cli._exit import echo_findings, emit, finish, refuse, verdict_code
+from agentic_evals.cli._sarif import SarifSource, emit_document, format_option
 from agentic_evals.exitcodes import ExitCode
-
-if TYPE_CHECKING:
-    from pydantic import BaseModel
-
-    from agentic_evals.contract.findings import Finding
 
 _PATH = click.Path(path_type=Path)
 _OUTPUT = click.option(
@@ -44,25 +39,6 @@ def regressions() -> None:
     """
 
 
-def _emit(findings: list[Finding]) -> None:
-    for finding in findings:
-        click.echo(finding.render(), err=True)
-
-
-def _input_error(command: str, error: Exception) -> NoReturn:
-    click.echo(f"agentic-evals regressions {command}: {error}", err=True)
-    finish(ExitCode.INVALID)
-
-
-def _write(output: Path | None, document: BaseModel, text: str) -> None:
-    from agentic_evals.reports.json_out import write_model_atomic
-
-    if output is not None:
-        write_model_atomic(output, document)
-    # With the JSON on stdout ("-o -"), the summary moves to stderr.
-    click.echo(text, nl=False, err=output is not None and str(output) == "-")
-
-
 @regressions.command(
     "show",
     epilog=(
@@ -75,7 +51,10 @@ def _write(output: Path | None, document: BaseModel, text: str) -> None:
 @_OUTPUT
 @_FRESHNESS
 @_REPORT_ONLY
-def show(skill_dir: Path, output: Path | None, freshness_days: int, report_only: bool) -> None:
+@format_option
+def show(
+    skill_dir: Path, output: Path | None, freshness_days: int, report_only: bool, fmt: str
+) -> None:
     """Audit SKILL_DIR/fixtures/regressions.json; nothing runs.
 
     Per regression: protected (its retained case is still in a fixture that
@@ -83,21 +62,29 @@ def show(skill_dir: Path, output: Path | None, freshness_days: int, report_only:
     stale live proof, retired; and open incidents that no regression maps.
     """
     from agentic_evals.regressions.audit import needs_attention, show_skill
+    from agentic_evals.regressions.findings import show_findings
     from agentic_evals.regressions.render import render_show
     from agentic_evals.regressions.skill import RegressionsInputError
 
     try:
         outcome = show_skill(skill_dir, freshness_days)
     except RegressionsInputError as error:
-        _input_error("show", error)
-    _emit(outcome.load.findings)
+        refuse("regressions show", error)
+    echo_findings(outcome.load.findings)
     if outcome.show is None:
         click.echo(f"{outcome.load.path}: invalid registry", err=True)
         finish(ExitCode.INVALID)
-    attention = needs_attention(outcome.show.summary) and not report_only
-    code = ExitCode.NOT_READY if attention else ExitCode.OK
-    _write(output, outcome.show, render_show(outcome.show, int(code)))
-    finish(code)
+    code = verdict_code(not_ready=needs_attention(outcome.show.summary), report_only=report_only)
+    show_document = outcome.show
+    sarif = SarifSource("regressions-show", lambda: show_findings(show_document))
+    emit_document(
+        code,
+        render_show(show_document, int(code)),
+        show_document,
+        fmt=fmt,
+        output=output,
+        sarif=sarif,
+    )
 
 
 @regressions.command(
@@ -113,12 +100,16 @@ def show(skill_dir: Path, output: Path | None, freshness_days: int, report_only:
 @_OUTPUT
 @_FRESHNESS
 @_REPORT_ONLY
-def audit(root: Path, output: Path | None, freshness_days: int, report_only: bool) -> None:
+@format_option
+def audit(
+    root: Path, output: Path | None, freshness_days: int, report_only: bool, fmt: str
+) -> None:
     """Audit the registry of every skill folder of ROOT (subfolders with fixtures/regressions.json).
 
     Other fixtures/regressions* files (another tool's format) are listed as skipped.
     """
     from agentic_evals.regressions.audit import needs_attention
+    from agentic_evals.regressions.findings import audit_findings
     from agentic_evals.regressions.render import render_audit
     from agentic_evals.regressions.skill import RegressionsInputError
     from agentic_evals.regressions.tree import audit_tree
@@ -126,17 +117,18 @@ def audit(root: Path, output: Path | None, freshness_days: int, report_only: boo
     try:
         document = audit_tree(root, freshness_days)
     except RegressionsInputError as error:
-        _input_error("audit", error)
+        refuse("regressions audit", error)
     for skill in document.skills:
-        _emit([finding for finding in skill.findings if finding.severity == "error"])
-    if document.summary.invalid:
-        code = ExitCode.INVALID
-    elif needs_attention(document.summary.regressions) and not report_only:
-        code = ExitCode.NOT_READY
-    else:
-        code = ExitCode.OK
-    _write(output, document, render_audit(document, int(code)))
-    finish(code)
+        echo_findings([finding for finding in skill.findings if finding.severity == "error"])
+    code = verdict_code(
+        invalid=bool(document.summary.invalid),
+        not_ready=needs_attention(document.summary.regressions),
+        report_only=report_only,
+    )
+    sarif = SarifSource("regressions-audit", lambda: audit_findings(document))
+    emit_document(
+        code, render_audit(document, int(code)), document, fmt=fmt, output=output, sarif=sarif
+    )
 
 
 @regressions.command(
@@ -186,17 +178,16 @@ def verify(
     try:
         outcome = verify_skill(skill_dir, options)
     except (RegressionsInputError, RegistryChangedError) as error:
-        _input_error("verify", error)
-    _emit(outcome.load.findings)
+        refuse("regressions verify", error)
+    echo_findings(outcome.load.findings)
     if outcome.verify is None:
         click.echo(f"{outcome.load.path}: invalid registry; nothing was run", err=True)
         finish(ExitCode.INVALID)
     document = outcome.verify
     if outcome.interrupted_by is not None:
         code = ExitCode(128 + outcome.interrupted_by)
-    elif (document.unproven or document.weak) and not report_only:
-        code = ExitCode.NOT_READY
     else:
-        code = ExitCode.OK
-    _write(output, document, render_verify(document, int(code)))
-    finish(code)
+        code = verdict_code(
+            not_ready=bool(document.unproven or document.weak), report_only=report_only
+        )
+    emit(code, render_verify(document, int(code)), output=output, document=document)

@@ -5,15 +5,30 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from agentic_evals.cli._exit import finish
+from agentic_evals.cli._exit import echo_findings, finish, verdict_code
+from agentic_evals.cli._history_options import record_options, record_report
+from agentic_evals.cli._report_out import (
+    ReportOutputs,
+    annotate_findings,
+    check_outputs,
+    finish_report,
+    report_options,
+    verbosity,
+)
+from agentic_evals.cli._settings import no_config_option, resolve
+from agentic_evals.contract.vocabulary import DEFAULT_RUN_TIER, QUALIFICATION_TIERS
 from agentic_evals.exitcodes import ExitCode
+from agentic_evals.reports.terminal import PROGRESS_MODES
 
 if TYPE_CHECKING:
-    from agentic_evals.claims.models import Tier
+    from agentic_evals.contract.load import LoadResult
+    from agentic_evals.evaluation.evaluate import RunOptions
+    from agentic_evals.judge.shard import Shard
+    from agentic_evals.reports.progress import Progress
 
 
 @click.command(
@@ -73,8 +88,8 @@ if TYPE_CHECKING:
 )
 @click.option(
     "--tier",
-    type=click.Choice(["system_test", "full_integration", "simulated", "unit", "not_required"]),
-    default="unit",
+    type=click.Choice(QUALIFICATION_TIERS),
+    default=DEFAULT_RUN_TIER,
     show_default=True,
     help="Qualification tier of the environment this run happens in; a passing case reaches "
     "the lower of it and its own qualification.required_up_to.",
@@ -91,71 +106,98 @@ if TYPE_CHECKING:
     help="Keep what each trial changed: its workspace copy, or its private view's upper layer "
     "(docs/isolation.md); the report's trial names the path in workspace_path.",
 )
-def run(
-    fixture: Path,
-    output: Path | None,
-    report_only: bool,
-    strict: bool,
-    focus: tuple[str, ...],
-    shard_spec: str | None,
-    shard_total: int | None,
-    timeout_seconds: float,
-    jobs: int,
-    tier: Tier,
-    require_system_test: bool,
-    keep_workspaces: bool,
-) -> None:
+@click.option(
+    "--progress",
+    type=click.Choice(PROGRESS_MODES),
+    default="auto",
+    show_default=True,
+    help="A line per case on stderr as it finishes; auto adds a live status line on a terminal.",
+)
+@report_options
+@no_config_option
+@record_options
+@click.pass_context
+def run(ctx: click.Context, /, fixture: Path, **flags: Any) -> None:
     """Load and gate FIXTURE, run every case over its trials, judge readiness."""
-    from agentic_evals.contract.load import load_fixture
-    from agentic_evals.evaluate import RunOptions, UnknownCaseError, evaluate
-    from agentic_evals.reports.json_out import check_writable, write_model_atomic
-    from agentic_evals.reports.text import render_summary, use_colour
-    from agentic_evals.shard import ShardError, resolve_shard
+    from agentic_evals.evaluation.evaluate import UnknownCaseError, evaluate
+    from agentic_evals.evidence.gates import load_fixture
+    from agentic_evals.judge.shard import ShardError, resolve_shard
 
+    options, configuration = resolve(
+        ctx, {k: flags[k] for k in _CONFIGURABLE}, no_config=flags["no_config"]
+    )
+    focus = flags["focus"]
     try:
-        shard = resolve_shard(shard_spec, shard_total, os.environ, focused=bool(focus))
+        shard = resolve_shard(
+            flags["shard_spec"], flags["shard_total"], os.environ, focused=bool(focus)
+        )
     except ShardError as error:
         raise click.UsageError(str(error)) from None
-    if output is not None:
-        check_writable(output)  # before anything runs, not after a long run
-    loaded = load_fixture(fixture, strict=strict, gates=not focus)
-    for finding in loaded.findings:
-        click.echo(finding.render(), err=True)
-    if loaded.fixture is None:
+    outputs = ReportOutputs.of(options)
+    # Before anything runs, not after a long run; the fixture is never overwritten.
+    check_outputs("run", [path for _, path in outputs.files()], [fixture])
+    loaded = load_fixture(fixture, strict=options["strict"], gates=not focus)
+    echo_findings(loaded.findings)
+    if loaded.model is None:
+        annotate_findings(loaded.findings)
         click.echo(f"{fixture}: rejected; nothing was run", err=True)
         finish(ExitCode.INVALID)
-    try:
-        options = RunOptions(
-            timeout_seconds=timeout_seconds,
-            focus=focus,
-            shard=shard,
-            jobs=jobs,
-            tier=tier,
-            require_system_test=require_system_test,
-            keep_workspaces=keep_workspaces,
-        )
-        evaluation = evaluate(loaded, options)
-    except UnknownCaseError as error:
-        raise click.BadParameter(
-            f"no case named {error} in {fixture}", param_hint="--case"
-        ) from None
-    report = evaluation.report
+    with _progress(options, _selection(loaded, focus, shard)) as progress:
+        try:
+            evaluation = evaluate(loaded, _run_options(flags, options, shard, progress))
+        except UnknownCaseError as error:
+            raise click.BadParameter(
+                f"no case named {error} in {fixture}", param_hint="--case"
+            ) from None
+    report = evaluation.report.model_copy(update={"configuration": configuration})
     if evaluation.interrupted_by is not None:
         code = ExitCode(128 + evaluation.interrupted_by)
-    elif report.readiness == "READY" or report_only:
-        code = ExitCode.OK
     else:
-        code = ExitCode.NOT_READY
-    if output is not None:
-        write_model_atomic(output, report)
-    # With the JSON on stdout ("-o -"), the summary moves to stderr.
-    to_stderr = output is not None and str(output) == "-"
-    stream = sys.stderr if to_stderr else sys.stdout
-    summary = render_summary(
-        report,
-        colour=use_colour(stream),
-        exit_code=int(code),
-        report_path=str(output) if output else None,
+        code = verdict_code(not_ready=report.readiness != "READY", report_only=flags["report_only"])
+    record_report(report, flags["history_url"], flags["no_history"])
+    level = verbosity(flags["quiet"], flags["verbose"])
+    finish_report(report, code, outputs, verbosity=level, colour_choice=options["color"])
+
+
+_CONFIGURABLE = (
+    "jobs", "timeout_seconds", "color", "progress", "output", "junit_xml", "html", "markdown",
+    "strict",
+)  # fmt: skip
+
+
+def _selection(loaded: LoadResult, focus: tuple[str, ...], shard: Shard | None) -> list[str]:
+    """The names of the cases the run will run (none when ``--case`` names an unknown one)."""
+    from agentic_evals.evaluation.evaluate import UnknownCaseError, select_cases
+
+    assert loaded.model is not None
+    try:
+        return [case.name for _, case in select_cases(loaded.model, focus, shard)]
+    except UnknownCaseError:
+        return []
+
+
+def _progress(options: dict[str, Any], selected: list[str]) -> Progress:
+    from agentic_evals.reports.progress import Progress
+    from agentic_evals.reports.terminal import colour_enabled
+
+    colour = colour_enabled(options["color"], sys.stderr)
+    width = min(48, max((len(name) for name in selected), default=10))
+    mode = options["progress"]
+    return Progress(sys.stderr, cases=len(selected), mode=mode, colour=colour, width=width)
+
+
+def _run_options(
+    flags: dict[str, Any], options: dict[str, Any], shard: Shard | None, progress: Progress
+) -> RunOptions:
+    from agentic_evals.evaluation.evaluate import RunOptions
+
+    return RunOptions(
+        timeout_seconds=options["timeout_seconds"],
+        focus=flags["focus"],
+        shard=shard,
+        jobs=options["jobs"],
+        tier=flags["tier"],
+        require_system_test=flags["require_system_test"],
+        keep_workspaces=flags["keep_workspaces"],
+        observer=progress,
     )
-    click.echo(summary, err=to_stderr, nl=False, color=use_colour(stream))
-    finish(code)

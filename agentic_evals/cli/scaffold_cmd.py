@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from agentic_evals.cli._exit import finish
+from agentic_evals.cli._exit import finish, refuse
 from agentic_evals.exitcodes import ExitCode
 
 
@@ -33,14 +33,13 @@ def scaffold_fixture(skill_dir: Path, output: Path | None, force: bool) -> None:
     agentic-evals audits the skill's own files. A scaffold proves wiring,
     not behaviour: strengthen it.
     """
-    from agentic_evals.fleet.scaffold import ScaffoldError, build_scaffold, write_scaffold
+    from agentic_evals.skills.scaffold import ScaffoldError, build_scaffold, write_scaffold
 
     try:
         scaffold = build_scaffold(skill_dir, output)
         write_scaffold(scaffold, force=force)
     except ScaffoldError as error:
-        click.echo(f"agentic-evals scaffold-fixture: {error}", err=True)
-        finish(ExitCode.INVALID)
+        refuse("scaffold-fixture", error)
     if str(scaffold.path) != "-":
         names = ", ".join(case.name for case in scaffold.fixture.cases)
         click.echo(f"wrote {scaffold.path} (eval_kind: scaffold; cases: {names})", err=True)

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from agentic_evals.cli._exit import finish
+from agentic_evals.cli._sarif import format_option, sarif_text
 from agentic_evals.exitcodes import ExitCode
 
 
@@ -17,7 +18,8 @@ from agentic_evals.exitcodes import ExitCode
 @click.argument("fixtures", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("-o", "--output", type=click.Path(path_type=Path), help="Write the findings as JSON.")
 @click.option("--strict", is_flag=True, help="Unknown keys are errors, not warnings.")
-def validate(fixtures: tuple[Path, ...], output: Path | None, strict: bool) -> None:
+@format_option
+def validate(fixtures: tuple[Path, ...], output: Path | None, strict: bool, fmt: str) -> None:
     """Load, schema-check and gate FIXTURES (files or folders) without running anything.
 
     A folder is searched recursively: files named agentic_eval*.json/.yaml/.yml
@@ -25,7 +27,7 @@ def validate(fixtures: tuple[Path, ...], output: Path | None, strict: bool) -> N
     are skipped and named. Exits 0 when every fixture is valid, 2 when any is
     rejected or none was found.
     """
-    from agentic_evals.contract.validate import validate_paths
+    from agentic_evals.evidence.validate import validate_paths
     from agentic_evals.reports.json_out import dump_value, write_text_atomic
 
     result = validate_paths(list(fixtures), strict=strict)
@@ -37,7 +39,10 @@ def validate(fixtures: tuple[Path, ...], output: Path | None, strict: bool) -> N
     rejected = sum(1 for verdict in result.files if not verdict.valid)
     lines.append(f"{len(result.files)} fixture(s) checked, {rejected} rejected")
     click.echo("\n".join(lines), err=True)
-    if output is not None:
+    if fmt == "sarif":
+        findings = [(finding, None) for verdict in result.files for finding in verdict.findings]
+        write_text_atomic(output or Path("-"), sarif_text(findings, "validate"))
+    elif output is not None:
         document = {
             "valid": result.valid,
             "findings": [f.model_dump(mode="json") for v in result.files for f in v.findings],

@@ -6,14 +6,12 @@ They are written at the top level and per case; a case's value wins (for
 and :mod:`agentic_evals.runner.containment`.
 """
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from pydantic import Field
 
-from agentic_evals.contract.model_base import FixtureModel
-
-IsolationMode = Literal["auto", "overlay", "copy", "none"]
-NetworkMode = Literal["none", "host"]
+from agentic_evals.contract.vocabulary import IsolationMode, NetworkMode
+from agentic_evals.documents.base import InputModel
 
 MAX_MEMORY_MB = 16 * 2**20
 """16 TiB: more than any machine this runs on, and far from overflowing a byte count."""
@@ -27,7 +25,7 @@ MAX_OPEN_FILES = 1_048_576
 """The kernel's default nr_open: a larger RLIMIT_NOFILE is refused."""
 
 
-class Limits(FixtureModel):
+class Limits(InputModel):
     """Resource limits of each trial; unset means no limit (``pids``: 1024 by default)."""
 
     memory_mb: Annotated[int, Field(ge=1, le=MAX_MEMORY_MB)] | None = None
@@ -43,7 +41,7 @@ class Limits(FixtureModel):
     """Open file descriptors per process (RLIMIT_NOFILE)."""
 
 
-class IsolationSettings(FixtureModel):
+class IsolationSettings(InputModel):
     """The fields shared by the fixture and its cases."""
 
     isolation: IsolationMode | None = None

@@ -11,29 +11,21 @@ from typing import Annotated, Literal
 from pydantic import Field, JsonValue
 
 from agentic_evals.contract.isolation import IsolationSettings
-from agentic_evals.contract.model_base import FixtureModel as _Model
-from agentic_evals.contract.model_base import NonEmptyStr
+from agentic_evals.contract.vocabulary import (
+    CaseType,
+    ClaimSemantics,
+    Criticality,
+    DomainProfile,
+    EvalKind,
+    EvidenceClass,
+    QualificationTier,
+)
+from agentic_evals.documents.base import InputModel
 
-CaseType = Literal["positive", "negative", "adversarial"]
-EvalKind = Literal["skill", "runner_selftest", "scaffold"]
-EvidenceClass = Literal[
-    "deterministic",
-    "property_or_fuzz",
-    "fault_injected_deterministic",
-    "live_e2e",
-    "adversarial_live_e2e",
-    "human_evaluation",
-]
-LIVE_CLASSES: frozenset[str] = frozenset({"live_e2e", "adversarial_live_e2e"})
-Criticality = Literal["critical", "important", "optional"]
-ClaimSemantics = Literal[
-    "value_bearing", "protocol", "timing", "control_flow", "human_perceptual", "other"
-]
-DomainProfile = Literal["json-scalar-v1", "sqlite-type-v1", "csv-cell-v1"]
-QualificationTier = Literal["system_test", "full_integration", "simulated", "unit", "not_required"]
+NonEmptyStr = Annotated[str, Field(min_length=1)]
 
 
-class ArtifactRef(_Model):
+class ArtifactRef(InputModel):
     """Another artifact's JSON value to compare against."""
 
     path: NonEmptyStr
@@ -42,7 +34,7 @@ class ArtifactRef(_Model):
     """RFC 6901 pointer into that artifact; empty means the whole document."""
 
 
-class ArtifactCheck(_Model):
+class ArtifactCheck(InputModel):
     """One check on a file the trial left behind (SPEC section 3.3)."""
 
     path: NonEmptyStr | None = None
@@ -71,7 +63,7 @@ class ArtifactCheck(_Model):
     """A string that must not occur in the content."""
 
 
-class WorkspaceChanges(_Model):
+class WorkspaceChanges(InputModel):
     """Assertions on what a trial changed in its workspace (SPEC section 3.4).
 
     Patterns are globs on the path relative to the workspace, in POSIX form
@@ -89,7 +81,7 @@ class WorkspaceChanges(_Model):
     """``true``: every change must be matched by a pattern of its category."""
 
 
-class Expected(_Model):
+class Expected(InputModel):
     """The oracles of a case."""
 
     exit_code: int
@@ -108,14 +100,14 @@ class Expected(_Model):
     """Assertions on workspace changes (SPEC section 3.4)."""
 
 
-class Workspace(_Model):
+class Workspace(InputModel):
     """Isolation: each trial runs in a fresh copy of ``input``."""
 
     input: NonEmptyStr
     """Directory copied for every trial, relative to the fixture directory."""
 
 
-class Qualification(_Model):
+class Qualification(InputModel):
     """Qualification tier a case must reach (SPEC section 6)."""
 
     required_up_to: QualificationTier = "not_required"
@@ -124,7 +116,7 @@ class Qualification(_Model):
     """Labels of what needs this qualification."""
 
 
-class ThreatAssumption(_Model):
+class ThreatAssumption(InputModel):
     """The threat an adversarial case models (SPEC section 6)."""
 
     model: NonEmptyStr
@@ -184,7 +176,7 @@ class Case(IsolationSettings):
     """Per-case isolation, overriding the fixture's."""
 
 
-class Exemption(_Model):
+class Exemption(InputModel):
     """A time-limited, owned exemption from one evidence class."""
 
     evidence_class: EvidenceClass | None = None
@@ -199,7 +191,7 @@ class Exemption(_Model):
     """ISO date or datetime after which it no longer applies."""
 
 
-class AdmittedEvidence(_Model):
+class AdmittedEvidence(InputModel):
     """Hashes of a case admitted as evidence for a claim."""
 
     case: NonEmptyStr
@@ -210,7 +202,7 @@ class AdmittedEvidence(_Model):
     """Admitted hash of ``expected``."""
 
 
-class CapabilityClaim(_Model):
+class CapabilityClaim(InputModel):
     """A capability the skill asserts (SPEC section 4)."""
 
     id: NonEmptyStr
@@ -235,7 +227,7 @@ class CapabilityClaim(_Model):
     """Cases admitted as evidence, pinned by hash."""
 
 
-class Seam(_Model):
+class Seam(InputModel):
     """A place where regressions can enter (SPEC section 7)."""
 
     seam_id: NonEmptyStr
@@ -250,7 +242,7 @@ class Seam(_Model):
     """The claim this seam belongs to."""
 
 
-class ProofClaims(_Model):
+class ProofClaims(InputModel):
     """Proof-scope prose, reported verbatim."""
 
     proves: str | None = None

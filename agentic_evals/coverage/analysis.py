@@ -23,18 +23,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from agentic_evals import codes
-from agentic_evals.claims.invariants import VALUE_BEARING, VALUE_SEAM_TYPE
+from agentic_evals.contract.vocabulary import VALUE_BEARING, VALUE_SEAM_TYPE
 from agentic_evals.coverage.declarations import ClaimDecl, SeamDecl
-from agentic_evals.coverage.findings import finding
 from agentic_evals.coverage.guards import CaseFacts
 from agentic_evals.coverage.models import (
-    CoverageFinding,
     CoverageGap,
     SeamCoverage,
     Verdict,
     WeakCase,
 )
 from agentic_evals.coverage.union import class_order
+from agentic_evals.documents.findings import Finding, finding
 
 _TIER_RANK = {"critical": 0, "important": 1, "optional": 2}
 _KIND_RANK = {"missing_value_representation_seam": 0, "uncovered_seam": 1}
@@ -109,10 +108,10 @@ def has_value_seam(seams: Sequence[SeamDecl], claim_id: str) -> bool:
 
 def value_seam_gaps(
     claims: Sequence[ClaimDecl], seams: Sequence[SeamDecl]
-) -> tuple[list[CoverageGap], list[CoverageFinding]]:
+) -> tuple[list[CoverageGap], list[Finding]]:
     """A critical gap (and an error finding) per value-bearing claim without its seam."""
     gaps: list[CoverageGap] = []
-    found: list[CoverageFinding] = []
+    found: list[Finding] = []
     for claim in claims:
         if claim.semantics != VALUE_BEARING or has_value_seam(seams, claim.claim_id):
             continue
@@ -133,7 +132,7 @@ def value_seam_gaps(
                 detail=detail,
             )
         )
-        found.append(finding(codes.COV_VALUE_SEAM, "error", detail, file=claim.file))
+        found.append(finding(codes.COV_VALUE_SEAM, "", detail, "error", file=claim.file))
     return gaps, found
 
 

@@ -25,21 +25,10 @@ import difflib
 from typing import Final, NamedTuple
 
 from agentic_evals import codes
-from agentic_evals.contract.models import EvidenceClass
-from agentic_evals.coverage.findings import finding
-from agentic_evals.coverage.models import CoverageFinding, FindingSeverity, Tier
+from agentic_evals.contract.vocabulary import CRITICALITIES, EVIDENCE_CLASSES, Criticality
+from agentic_evals.documents.findings import Finding, Severity, finding
 
-CLASSES: Final[tuple[EvidenceClass, ...]] = (
-    "deterministic",
-    "property_or_fuzz",
-    "fault_injected_deterministic",
-    "live_e2e",
-    "adversarial_live_e2e",
-    "human_evaluation",
-)
-"""The six evidence classes, in the order reports list them."""
-
-TIERS: Final[dict[str, Tier]] = {
+TIERS: Final[dict[str, Criticality]] = {
     "critical": "critical",
     "high": "critical",
     "important": "important",
@@ -48,7 +37,6 @@ TIERS: Final[dict[str, Tier]] = {
     "low": "optional",
 }
 """Criticality as written (lower case) -> the tier the verdict uses."""
-SPEC_CRITICALITIES: Final = frozenset({"critical", "important", "optional"})
 
 KNOWN_SEAM_TYPES: Final = frozenset(
     {"value-representation", "typed-boundary", "pure deterministic transform", "static contract"}
@@ -73,7 +61,7 @@ class SeamDecl(NamedTuple):
     """As written; ``""`` when absent."""
     criticality: str
     """As written; ``critical`` when absent."""
-    tier: Tier
+    tier: Criticality
     """The tier the verdict uses."""
     required_evidence: tuple[str, ...]
     """Required classes (unknown names kept: they can never be met)."""
@@ -103,11 +91,11 @@ class Declarations(NamedTuple):
     """Readable seams, in order."""
     claims: list[ClaimDecl]
     """Readable claims, in order."""
-    findings: list[CoverageFinding]
+    findings: list[Finding]
     """Findings about them."""
 
 
-def tier_of(criticality: str) -> Tier:
+def tier_of(criticality: str) -> Criticality:
     """The tier of a written criticality (unknown values are critical: fail closed)."""
     return TIERS.get(criticality.strip().lower(), "critical")
 
@@ -137,15 +125,13 @@ def _text(entry: dict[str, object], key: str) -> str | None:
 def read_declarations(document: object, file: str) -> Declarations:
     """Read the seams and claims of one parsed fixture ``document`` living at ``file``."""
     seams: list[SeamDecl] = []
-    found: list[CoverageFinding] = []
+    found: list[Finding] = []
     for index, entry in _entries(document, "seams"):
         pointer = f"/seams/{index}"
         seam_id = _text(entry, "seam_id") if isinstance(entry, dict) else None
         if not isinstance(entry, dict) or not seam_id:
             message = "a seam without a non-empty string seam_id cannot be audited"
-            found.append(
-                finding(codes.COV_SEAM_UNREADABLE, "error", message, file=file, pointer=pointer)
-            )
+            found.append(finding(codes.COV_SEAM_UNREADABLE, pointer, message, "error", file=file))
             continue
         seam = SeamDecl(
             seam_id=seam_id,
@@ -171,12 +157,12 @@ def read_declarations(document: object, file: str) -> Declarations:
     return Declarations(seams, claims, found)
 
 
-def seam_findings(seam: SeamDecl, file: str, pointer: str) -> list[CoverageFinding]:
+def seam_findings(seam: SeamDecl, file: str, pointer: str) -> list[Finding]:
     """What is odd about one seam's type, criticality and required evidence."""
-    found: list[CoverageFinding] = []
+    found: list[Finding] = []
 
-    def add(code: str, severity: FindingSeverity, message: str, at: str) -> None:
-        found.append(finding(code, severity, message, file=file, pointer=at, seam_id=seam.seam_id))
+    def add(code: str, severity: Severity, message: str, at: str) -> None:
+        found.append(finding(code, at, message, severity, file=file, seam_id=seam.seam_id))
 
     if not seam.seam_type.strip():
         add(codes.COV_SEAM_TYPE_MISSING, "warning", "the seam declares no seam_type", pointer)
@@ -185,13 +171,13 @@ def seam_findings(seam: SeamDecl, file: str, pointer: str) -> list[CoverageFindi
         hint = f"; did you mean {close[0]!r}?" if close else ""
         message = f"seam_type {seam.seam_type!r} is outside the documented vocabulary{hint}"
         add(codes.COV_SEAM_TYPE_UNKNOWN, "info", message, f"{pointer}/seam_type")
-    if seam.criticality.strip().lower() not in SPEC_CRITICALITIES:
+    if seam.criticality.strip().lower() not in CRITICALITIES:
         message = (
             f"criticality {seam.criticality!r} is not critical, important or optional; "
             f"coverage treats it as {seam.tier}"
         )
         add(codes.COV_CRITICALITY, "warning", message, f"{pointer}/criticality")
-    unknown = [name for name in seam.required_evidence if name not in CLASSES]
+    unknown = [name for name in seam.required_evidence if name not in EVIDENCE_CLASSES]
     if not seam.required_evidence:
         message = "required_evidence names no class; any capable case will cover the seam"
         add(codes.COV_REQUIRED_EVIDENCE, "warning", message, pointer)

@@ -3,23 +3,14 @@
 A case *covers* a seam only when it lists the seam, is required (a
 ``required: false`` case never gates readiness, so a regression it catches
 still ships: ``NOT_REQUIRED_CASE``) and carries at least one oracle that can
-fail against a broken program. Oracles that can fail:
+fail against a broken program; anything else is ``weak``
+(``NO_FAILING_ORACLE``): above all a bare ``exit_code: 0`` case, positive or
+not, which any program that merely starts satisfies.
 
-- ``exit_code`` other than 0 (a program that does nothing exits 0);
-- ``stdout_contains`` / ``stderr_contains`` with a non-empty entry;
-- ``stdout_excludes`` / ``stderr_excludes`` with a non-empty entry;
-- ``artifacts`` checks, or a non-empty ``workspace_changes`` assertion;
-- ``must_exercise`` entries (the traced exec can be missing);
-- ``readback: true`` (the command itself reads state back, as SPEC 4 counts it).
-
-Anything else is ``weak`` (``NO_FAILING_ORACLE``): above all a bare
-``exit_code: 0`` case, positive or not, which any program that merely starts
-satisfies. ``blocked_when_stdout_contains`` and ``infra_blocked_when`` make a
-trial BLOCKED, never FAIL, so they are no oracle.
-
-Evidence classes are the *effective* ones of live qualification
-(:func:`agentic_evals.claims.qualification.qualify_cases`): a pseudo-live case
-(no readback, stubs, no entrypoint) counts in the class it is downgraded to.
+Which oracles can fail, and the *effective* evidence classes (a pseudo-live
+case counts in the class it is downgraded to), are read from the evidence
+fact table (:mod:`agentic_evals.evidence.facts`), as the gates and the claim
+verdicts read them.
 """
 
 from __future__ import annotations
@@ -29,8 +20,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from agentic_evals import codes
-from agentic_evals.claims.qualification import qualify_cases
-from agentic_evals.contract.models import LIVE_CLASSES, Case, Fixture
+from agentic_evals.contract.models import Case, Fixture
+from agentic_evals.contract.vocabulary import LIVE_CLASSES
+from agentic_evals.evidence.facts import evidence_table
 
 
 class CaseFacts(NamedTuple):
@@ -58,28 +50,7 @@ class CaseFacts(NamedTuple):
     """Why it cannot guard (empty: it is a capable guard)."""
 
 
-def failing_oracles(case: Case) -> list[str]:
-    """Name the oracles of ``case`` that can fail against a broken program."""
-    expected = case.expected
-    found: list[str] = []
-    if expected.exit_code != 0:
-        found.append("exit_code")
-    for name in ("stdout_contains", "stderr_contains", "stdout_excludes", "stderr_excludes"):
-        if any(entry for entry in getattr(expected, name)):
-            found.append(name)
-    if expected.artifacts:
-        found.append("artifacts")
-    changes = expected.workspace_changes
-    if changes and (changes.added or changes.changed or changes.removed or changes.only):
-        found.append("workspace_changes")
-    if case.must_exercise:
-        found.append("must_exercise")
-    if case.readback:
-        found.append("readback")
-    return found
-
-
-def weak_reasons(case: Case, oracles: list[str]) -> list[str]:
+def weak_reasons(case: Case, oracles: Sequence[str]) -> list[str]:
     """Why ``case`` cannot guard a seam (empty: it can)."""
     reasons: list[str] = []
     if not oracles:
@@ -97,23 +68,23 @@ def case_facts(
     ``prefix`` is put before each case name in its ``ref`` (``""`` for the
     primary fixture); ``indices`` are the cases' positions in the document.
     """
-    qualified = qualify_cases(fixture, fixture_dir)
-    facts: list[CaseFacts] = []
+    table = evidence_table(fixture, fixture_dir)
+    found: list[CaseFacts] = []
     for case, index in zip(fixture.cases, indices, strict=True):
-        quality = qualified[case.name]
-        oracles = failing_oracles(case)
-        facts.append(
+        facts = table[case.name]
+        oracles = facts.failing_oracles
+        found.append(
             CaseFacts(
                 ref=f"{prefix}{case.name}",
                 file=file,
                 pointer=f"/cases/{index}",
                 seams=tuple(case.seams),
-                declared_class=quality.declared,
-                effective_class=quality.effective,
-                live=quality.effective in LIVE_CLASSES,
-                downgraded=quality.declared in LIVE_CLASSES and not quality.live_qualified,
-                oracles=tuple(oracles),
+                declared_class=facts.declared_class,
+                effective_class=facts.effective_class,
+                live=facts.effective_class in LIVE_CLASSES,
+                downgraded=facts.downgraded,
+                oracles=oracles,
                 weak_reasons=tuple(weak_reasons(case, oracles)),
             )
         )
-    return facts
+    return found

@@ -17,8 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 from agentic_evals import codes
-from agentic_evals.coverage.findings import finding
-from agentic_evals.coverage.models import CoverageFinding
+from agentic_evals.documents.findings import Finding, finding
 
 if TYPE_CHECKING:
     from agentic_evals.regressions.load import RegistryLoad
@@ -46,7 +45,7 @@ class RegistryRead(NamedTuple):
     """The registry file, relative to the skill folder (``None``: there is none)."""
     records: list[RegressionRef]
     """Readable records, in order."""
-    findings: list[CoverageFinding]
+    findings: list[Finding]
     """Problems reading it."""
 
 
@@ -87,7 +86,7 @@ def parse_records(document: object) -> tuple[list[RegressionRef], list[Problem]]
     return records, problems
 
 
-def _rejection(loaded: RegistryLoad) -> CoverageFinding:
+def _rejection(loaded: RegistryLoad) -> Finding:
     counts = Counter(error.code for error in loaded.errors)
     detail = ", ".join(f"{code} x{n}" if n > 1 else code for code, n in sorted(counts.items()))
     errors = f"{len(loaded.errors)} error{'s' if len(loaded.errors) != 1 else ''}"
@@ -95,7 +94,7 @@ def _rejection(loaded: RegistryLoad) -> CoverageFinding:
         f"the regressions registry does not load ({errors}: {detail}); "
         "its records are read as written"
     )
-    return finding(codes.COV_REGISTRY, "warning", message, file=REGISTRY)
+    return finding(codes.COV_REGISTRY, "", message, "warning", file=REGISTRY)
 
 
 def read_registry(skill_dir: Path) -> RegistryRead:
@@ -110,21 +109,21 @@ def read_registry(skill_dir: Path) -> RegistryRead:
     if not path.is_file():
         return RegistryRead(None, [], [])
     loaded = load_registry(path)
-    if loaded.registry is not None:
+    if loaded.model is not None:
         records = [
             RegressionRef(record.regression_id, record.status, tuple(record.seam_list))
-            for record in loaded.registry.regressions
+            for record in loaded.model.regressions
         ]
         return RegistryRead(REGISTRY, records, [])
     if not isinstance(loaded.document, (dict, list)):
         why = "; ".join(error.message for error in loaded.errors[:2]) or "not a JSON document"
         message = f"the regressions registry cannot be read ({why}); no incidents are listed"
         return RegistryRead(
-            REGISTRY, [], [finding(codes.COV_REGISTRY, "warning", message, file=REGISTRY)]
+            REGISTRY, [], [finding(codes.COV_REGISTRY, "", message, "warning", file=REGISTRY)]
         )
     records, problems = parse_records(loaded.document)
     found = [_rejection(loaded)] + [
-        finding(codes.COV_REGISTRY, "warning", text, file=REGISTRY, pointer=pointer)
+        finding(codes.COV_REGISTRY, pointer, text, "warning", file=REGISTRY)
         for pointer, text in problems
     ]
     return RegistryRead(REGISTRY, records, found)

@@ -7,44 +7,24 @@ the source of ``schemas/coverage.schema.json`` and
 ``schemas/coverage_audit.schema.json`` (``scripts/gen_schemas.py``).
 """
 
-from typing import Final, Literal
+from typing import Final, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from agentic_evals.contract.vocabulary import Criticality
+from agentic_evals.documents.base import OutputModel
+from agentic_evals.documents.findings import Finding
+from agentic_evals.documents.schema_gen import SchemaSpec
 
 COVERAGE_SCHEMA: Final = "agentic_evals.coverage.v1"
 COVERAGE_AUDIT_SCHEMA: Final = "agentic_evals.coverage_audit.v1"
 
 Verdict = Literal["READY", "NOT_READY", "NO_CRITICAL_SEAMS_DECLARED"]
-VERDICTS: tuple[Verdict, ...] = ("READY", "NOT_READY", "NO_CRITICAL_SEAMS_DECLARED")
-Tier = Literal["critical", "important", "optional"]
-FindingSeverity = Literal["error", "warning", "info"]
+VERDICTS: tuple[Verdict, ...] = get_args(Verdict)
 GapKind = Literal["uncovered_seam", "missing_value_representation_seam"]
 
 
-class _Output(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class CoverageFinding(_Output):
-    """Something the audit noticed about the skill's declarations; it never runs anything."""
-
-    code: str
-    """Stable code, ``AE-COV-*`` (see ``agentic_evals.codes``)."""
-    severity: FindingSeverity
-    """``error``, ``warning`` or ``info``; findings never change the verdict by themselves."""
-    message: str
-    """What is wrong, in words."""
-    file: str | None
-    """The fixture or registry concerned, relative to the skill folder."""
-    pointer: str
-    """RFC 6901 pointer into that file (``""``: the whole document)."""
-    seam_id: str | None
-    """The seam concerned, if any."""
-    case: str | None
-    """The case concerned, if any."""
-
-
-class WeakCase(_Output):
+class WeakCase(OutputModel):
     """A case that lists a seam but cannot guard it."""
 
     case: str
@@ -55,7 +35,7 @@ class WeakCase(_Output):
     """``NO_FAILING_ORACLE`` (nothing but ``exit_code: 0``) and/or ``NOT_REQUIRED_CASE``."""
 
 
-class SeamCoverage(_Output):
+class SeamCoverage(OutputModel):
     """One declared seam: who guards it, in which evidence classes, and what is missing."""
 
     seam_id: str
@@ -64,7 +44,7 @@ class SeamCoverage(_Output):
     """Its ``seam_type`` as written (``""`` when absent)."""
     criticality: str
     """Its ``criticality`` as written (absent means ``critical``)."""
-    effective_criticality: Tier
+    effective_criticality: Criticality
     """The tier the verdict uses (``high`` counts as ``critical``; README)."""
     claim_id: str | None
     """The claim the seam belongs to."""
@@ -92,7 +72,7 @@ class SeamCoverage(_Output):
     """Ids of the registry's regressions (not RETIRED) whose seam ids name this seam."""
 
 
-class CoverageGap(_Output):
+class CoverageGap(OutputModel):
     """A place where a regression could enter unguarded, ranked (1 is the most urgent)."""
 
     rank: int
@@ -103,7 +83,7 @@ class CoverageGap(_Output):
     """The uncovered seam (``null`` for a seam that is not declared at all)."""
     claim_id: str | None
     """The claim concerned."""
-    effective_criticality: Tier
+    effective_criticality: Criticality
     """The tier that ranks the gap."""
     missing_evidence: list[str]
     """Classes with no capable guard."""
@@ -115,7 +95,7 @@ class CoverageGap(_Output):
     """The gap in words."""
 
 
-class CoverageSummary(_Output):
+class CoverageSummary(OutputModel):
     """The counts and the verdict of one skill."""
 
     verdict: Verdict
@@ -154,7 +134,7 @@ class CoverageSummary(_Output):
     """Info findings."""
 
 
-class CoverageReport(_Output):
+class CoverageReport(OutputModel):
     """``coverage show SKILL_DIR``: static seam coverage of one skill."""
 
     schema_: Literal["agentic_evals.coverage.v1"] = Field(COVERAGE_SCHEMA, alias="schema")
@@ -173,11 +153,11 @@ class CoverageReport(_Output):
     """Gaps, critical first, most missing classes first."""
     summary: CoverageSummary
     """Counts and verdict."""
-    findings: list[CoverageFinding]
+    findings: list[Finding]
     """Everything noticed on the way, errors first."""
 
 
-class SkillCoverage(_Output):
+class SkillCoverage(OutputModel):
     """One skill in a ``coverage audit``."""
 
     skill: str
@@ -188,11 +168,11 @@ class SkillCoverage(_Output):
     """Its counts and verdict."""
     prioritized_gaps: list[CoverageGap]
     """Its gaps, most urgent first."""
-    findings: list[CoverageFinding]
+    findings: list[Finding]
     """Its findings."""
 
 
-class CoverageAuditSummary(_Output):
+class CoverageAuditSummary(OutputModel):
     """Counts over the whole tree."""
 
     skills: int
@@ -215,7 +195,7 @@ class CoverageAuditSummary(_Output):
     """Undeclared seam ids over all skills."""
 
 
-class CoverageAudit(_Output):
+class CoverageAudit(OutputModel):
     """``coverage audit ROOT``: seam coverage of every skill folder with fixtures."""
 
     schema_: Literal["agentic_evals.coverage_audit.v1"] = Field(
@@ -230,3 +210,17 @@ class CoverageAudit(_Output):
     """Immediate subfolders without ``fixtures/agentic_eval*`` files."""
     summary: CoverageAuditSummary
     """Counts."""
+
+
+COVERAGE_DOCUMENT = SchemaSpec(
+    CoverageReport,
+    "coverage.schema.json",
+    "agentic-evals seam coverage of a skill (agentic_evals.coverage.v1)",
+    "output",
+)
+COVERAGE_AUDIT_DOCUMENT = SchemaSpec(
+    CoverageAudit,
+    "coverage_audit.schema.json",
+    "agentic-evals seam coverage of a skill tree (agentic_evals.coverage_audit.v1)",
+    "output",
+)

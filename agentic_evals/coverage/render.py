@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from agentic_evals.coverage.findings import render_finding
 from agentic_evals.coverage.models import CoverageAudit, CoverageReport, SeamCoverage
 
 MAX_FINDINGS = 20
@@ -45,7 +44,7 @@ def render_report(report: CoverageReport, exit_code: int) -> str:
         lines += [f"  {gap.rank}. {gap.detail}" for gap in report.prioritized_gaps]
     if report.findings:
         lines += ["", "findings:"]
-        lines += [f"  {render_finding(item)}" for item in report.findings[:MAX_FINDINGS]]
+        lines += [f"  {item.render()}" for item in report.findings[:MAX_FINDINGS]]
         if len(report.findings) > MAX_FINDINGS:
             lines.append(f"  ... {len(report.findings) - MAX_FINDINGS} more in the JSON")
     summary = report.summary

@@ -13,22 +13,21 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from agentic_evals.coverage.analysis import coverage_gaps, seam_coverage, value_seam_gaps, verdict
-from agentic_evals.coverage.findings import ordered
 from agentic_evals.coverage.incidents import incidents_by_seam, read_registry
 from agentic_evals.coverage.models import (
-    CoverageFinding,
     CoverageGap,
     CoverageReport,
     CoverageSummary,
     SeamCoverage,
 )
-from agentic_evals.coverage.sources import FixtureRead, fixture_files, read_fixture
+from agentic_evals.coverage.sources import FixtureRead, fixture_files, read_for_coverage
 from agentic_evals.coverage.union import (
     merge_claims,
     merge_seams,
     undeclared_seams,
     unknown_regression_seams,
 )
+from agentic_evals.documents.findings import Finding, ordered
 
 
 class CoverageInputError(ValueError):
@@ -47,7 +46,7 @@ def summarize(
     seams: Sequence[SeamCoverage],
     gaps: Sequence[CoverageGap],
     undeclared: list[str],
-    findings: Sequence[CoverageFinding],
+    findings: Sequence[Finding],
 ) -> CoverageSummary:
     """Counts and verdict of one skill."""
     critical = [seam for seam in seams if seam.effective_criticality == "critical"]
@@ -87,7 +86,7 @@ def show_coverage(skill_dir: Path) -> CoverageReport:
         raise CoverageInputError(
             f"{skill_dir}: no fixture (fixtures/agentic_eval*.json|yaml|yml) to analyse"
         )
-    reads = [read_fixture(path, skill_dir) for path in paths]
+    reads = [read_for_coverage(path, skill_dir) for path in paths]
     registry = read_registry(skill_dir)
     declared, conflicts = merge_seams(seam for read in reads for seam in read.declarations.seams)
     claims = merge_claims(claim for read in reads for claim in read.declarations.claims)

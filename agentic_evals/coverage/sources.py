@@ -26,13 +26,12 @@ from typing import NamedTuple
 from pydantic import ValidationError
 
 from agentic_evals import codes
-from agentic_evals.contract.load import LoadResult, load_fixture
+from agentic_evals.contract.layout import FIXTURES_DIR, is_fixture_name
+from agentic_evals.contract.load import LoadResult, read_fixture
 from agentic_evals.contract.models import Case, Fixture, Workspace
 from agentic_evals.coverage.declarations import Declarations, read_declarations
-from agentic_evals.coverage.findings import finding
 from agentic_evals.coverage.guards import CaseFacts, case_facts
-from agentic_evals.coverage.models import CoverageFinding
-from agentic_evals.fleet.skilldir import FIXTURES_DIR, is_fixture_name
+from agentic_evals.documents.findings import Finding, finding
 
 PRIMARY_STEM = "agentic_eval"
 
@@ -52,7 +51,7 @@ class FixtureRead(NamedTuple):
     """Its seams and claims."""
     cases: list[CaseFacts]
     """Its cases that the models accept."""
-    findings: list[CoverageFinding]
+    findings: list[Finding]
     """Findings about the file and its cases."""
 
 
@@ -72,14 +71,14 @@ def fixture_files(skill_dir: Path) -> list[Path]:
     return [folder / name for name in sorted(chosen, key=lambda name: not is_primary(name))]
 
 
-def _rejection(loaded: LoadResult, file: str) -> CoverageFinding:
+def _rejection(loaded: LoadResult, file: str) -> Finding:
     counts = Counter(error.code for error in loaded.errors)
     detail = ", ".join(f"{code} x{n}" if n > 1 else code for code, n in sorted(counts.items()))
     errors = f"{len(loaded.errors)} error{'s' if len(loaded.errors) != 1 else ''}"
     message = (
         f"the fixture does not load ({errors}: {detail}); coverage analyses the document as written"
     )
-    return finding(codes.COV_FIXTURE_REJECTED, "warning", message, file=file)
+    return finding(codes.COV_FIXTURE_REJECTED, "", message, "warning", file=file)
 
 
 class Salvage(NamedTuple):
@@ -89,7 +88,7 @@ class Salvage(NamedTuple):
     """The model (only the cases the models accept, when the whole does not fit)."""
     indices: list[int]
     """Each kept case's position in the document."""
-    findings: list[CoverageFinding]
+    findings: list[Finding]
     """One per case left out."""
 
 
@@ -101,7 +100,7 @@ def _salvage(document: dict[str, object], file: str) -> Salvage:
     except ValidationError:
         pass
     cases: dict[str, tuple[Case, int]] = {}
-    found: list[CoverageFinding] = []
+    found: list[Finding] = []
     raw_cases = document.get("cases")
     for index, raw in enumerate(raw_cases if isinstance(raw_cases, list) else []):
         name = raw.get("name") if isinstance(raw, dict) else None
@@ -113,10 +112,10 @@ def _salvage(document: dict[str, object], file: str) -> Salvage:
             found.append(
                 finding(
                     codes.COV_CASE_UNREADABLE,
-                    "warning",
+                    f"/cases/{index}",
                     message,
+                    "warning",
                     file=file,
-                    pointer=f"/cases/{index}",
                     case=name if isinstance(name, str) else None,
                 )
             )
@@ -136,19 +135,19 @@ def _salvage(document: dict[str, object], file: str) -> Salvage:
     return Salvage(fixture, [index for _, index in cases.values()], found)
 
 
-def read_fixture(path: Path, skill_dir: Path) -> FixtureRead:
+def read_for_coverage(path: Path, skill_dir: Path) -> FixtureRead:
     """Read one fixture file of the skill at ``skill_dir`` for coverage."""
     file = path.relative_to(skill_dir).as_posix()
-    loaded = load_fixture(path, gates=False)
+    loaded = read_fixture(path)
     document = loaded.document
     if not isinstance(document, dict):
         why = "; ".join(error.message for error in loaded.errors[:3]) or "not a JSON/YAML object"
         message = f"the fixture cannot be read ({why}): its seams and cases are unknown"
-        unreadable = finding(codes.COV_FIXTURE_UNREADABLE, "error", message, file=file)
+        unreadable = finding(codes.COV_FIXTURE_UNREADABLE, "", message, "error", file=file)
         return FixtureRead(file, None, False, False, Declarations([], [], []), [], [unreadable])
-    found: list[CoverageFinding] = []
-    if loaded.fixture is not None:
-        model = Salvage(loaded.fixture, list(range(len(loaded.fixture.cases))), [])
+    found: list[Finding] = []
+    if loaded.model is not None:
+        model = Salvage(loaded.model, list(range(len(loaded.model.cases))), [])
     else:
         model = _salvage(document, file)
         found += [_rejection(loaded, file), *model.findings]
@@ -161,7 +160,7 @@ def read_fixture(path: Path, skill_dir: Path) -> FixtureRead:
         file=file,
         skill=skill if isinstance(skill, str) else None,
         readable=True,
-        rejected=loaded.fixture is None,
+        rejected=loaded.model is None,
         declarations=declarations,
         cases=cases,
         findings=found + declarations.findings,

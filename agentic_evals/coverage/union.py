@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from agentic_evals import codes
-from agentic_evals.coverage.declarations import CLASSES, ClaimDecl, SeamDecl
-from agentic_evals.coverage.findings import finding
+from agentic_evals.contract.vocabulary import EVIDENCE_CLASSES
+from agentic_evals.coverage.declarations import ClaimDecl, SeamDecl
 from agentic_evals.coverage.guards import CaseFacts
 from agentic_evals.coverage.incidents import RegressionRef
-from agentic_evals.coverage.models import CoverageFinding
+from agentic_evals.documents.findings import Finding, finding
 
 _TIER_RANK = {"critical": 0, "important": 1, "optional": 2}
 
@@ -25,7 +25,7 @@ _TIER_RANK = {"critical": 0, "important": 1, "optional": 2}
 def class_order(names: Iterable[str]) -> list[str]:
     """``names`` without repeats, the six classes in their usual order, then others sorted."""
     wanted = set(names)
-    known = [name for name in CLASSES if name in wanted]
+    known = [name for name in EVIDENCE_CLASSES if name in wanted]
     return known + sorted(wanted - set(known))
 
 
@@ -46,10 +46,10 @@ def _shape(seam: SeamDecl) -> tuple[object, ...]:
     return (seam.seam_type, seam.tier, frozenset(seam.required_evidence), seam.claim_id)
 
 
-def merge_seams(seams: Iterable[SeamDecl]) -> tuple[list[SeamDecl], list[CoverageFinding]]:
+def merge_seams(seams: Iterable[SeamDecl]) -> tuple[list[SeamDecl], list[Finding]]:
     """One declaration per seam id, in first-declaration order, and the conflicts found."""
     merged: dict[str, SeamDecl] = {}
-    found: list[CoverageFinding] = []
+    found: list[Finding] = []
     for seam in seams:
         prior = merged.get(seam.seam_id)
         if prior is None:
@@ -64,8 +64,9 @@ def merge_seams(seams: Iterable[SeamDecl]) -> tuple[list[SeamDecl], list[Coverag
             found.append(
                 finding(
                     codes.COV_SEAM_CONFLICT,
-                    "warning",
+                    "",
                     message,
+                    "warning",
                     file=seam.declared_in[0],
                     seam_id=seam.seam_id,
                 )
@@ -84,9 +85,9 @@ def merge_claims(claims: Iterable[ClaimDecl]) -> list[ClaimDecl]:
 
 def undeclared_seams(
     cases: Sequence[CaseFacts], declared: set[str]
-) -> tuple[list[str], list[CoverageFinding]]:
+) -> tuple[list[str], list[Finding]]:
     """Seam ids that cases list but no fixture declares (sorted), one finding per use."""
-    found: list[CoverageFinding] = []
+    found: list[Finding] = []
     ids: set[str] = set()
     for case in cases:
         for position, seam_id in enumerate(case.seams):
@@ -100,10 +101,10 @@ def undeclared_seams(
             found.append(
                 finding(
                     codes.COV_UNDECLARED_SEAM,
-                    "warning",
+                    f"{case.pointer}/seams/{position}",
                     message,
+                    "warning",
                     file=case.file,
-                    pointer=f"{case.pointer}/seams/{position}",
                     seam_id=seam_id,
                     case=case.ref,
                 )
@@ -113,9 +114,9 @@ def undeclared_seams(
 
 def unknown_regression_seams(
     records: Sequence[RegressionRef], declared: set[str], registry: str | None
-) -> list[CoverageFinding]:
+) -> list[Finding]:
     """One info finding per regression that names a seam no fixture declares."""
-    found: list[CoverageFinding] = []
+    found: list[Finding] = []
     for record in records:
         unknown = [seam_id for seam_id in record.seam_ids if seam_id not in declared]
         if unknown:
@@ -123,5 +124,5 @@ def unknown_regression_seams(
                 f"regression {record.regression_id!r} names seams no fixture declares: "
                 f"{', '.join(unknown)}"
             )
-            found.append(finding(codes.COV_REGRESSION_SEAM, "info", message, file=registry))
+            found.append(finding(codes.COV_REGRESSION_SEAM, "", message, "info", file=registry))
     return found

@@ -106,8 +106,13 @@ class _Checker:
                 self._check_target(target)
         return self.result
 
-    def _fail(self, code: str, message: str) -> None:
-        problem = Problem(code=code, message=message, oracle=self.pointer)
+    def _fail(self, code: str, message: str, at: str = "") -> None:
+        """Record a problem at this check's pointer, plus ``at`` for a part at fault.
+
+        ``at`` is ``/equals_artifact`` for the author's reference artifact, so that a
+        reader can tell a broken reference from a wrong result.
+        """
+        problem = Problem(code=code, message=message, oracle=self.pointer + at)
         if problem not in self.result.problems:  # one unreadable file, one problem
             self.result.problems.append(problem)
 
@@ -165,11 +170,11 @@ class _Checker:
         if item.content_regex is not None or item.content_excludes is not None:
             self._check_text(target)
 
-    def _read_failed(self, key: str, error: ArtifactReadError) -> None:
+    def _read_failed(self, key: str, error: ArtifactReadError, at: str = "") -> None:
         if isinstance(error, ArtifactTooLargeError):
-            self._fail(codes.ARTIFACT_TOO_LARGE, f"{key}: {error}")
+            self._fail(codes.ARTIFACT_TOO_LARGE, f"{key}: {error}", at)
         else:
-            self._fail(codes.ARTIFACT_UNREADABLE, f"{key}: {error}")
+            self._fail(codes.ARTIFACT_UNREADABLE, f"{key}: {error}", at)
 
     def _check_size_and_hash(self, target: Resolved) -> None:
         item, key = self.item, target.key
@@ -188,22 +193,22 @@ class _Checker:
         if found != want:
             self._fail(codes.ARTIFACT_HASH, f"{key} has {found}, expected {want}")
 
-    def _value_at(self, target: Resolved, pointer: str, what: str) -> Any:
+    def _value_at(self, target: Resolved, pointer: str, what: str, at: str = "") -> Any:
         """Return the JSON value at ``pointer`` in ``target``, or report why not."""
         try:
             document = self.reader.document(target.real)
         except ArtifactReadError as error:
-            self._read_failed(f"{what}{target.key}", error)
+            self._read_failed(f"{what}{target.key}", error, at)
             return _UNAVAILABLE
         except ArtifactNotJsonError as error:
             message = f"{what}{target.key} is not valid JSON: {shorten(str(error))}"
-            self._fail(codes.ARTIFACT_NOT_JSON, message)
+            self._fail(codes.ARTIFACT_NOT_JSON, message, at)
             return _UNAVAILABLE
         try:
             return resolve(document, pointer)
         except PointerError as error:
             message = f"{what}{target.key}: pointer {pointer!r} does not resolve ({error})"
-            self._fail(codes.ARTIFACT_POINTER, message)
+            self._fail(codes.ARTIFACT_POINTER, message, at)
             return _UNAVAILABLE
 
     def _check_json(self, target: Resolved) -> None:
@@ -236,18 +241,18 @@ class _Checker:
     def _load_other(self) -> Any:
         ref = self.item.equals_artifact
         assert ref is not None  # only called when the check has one
-        what = "equals_artifact "
+        what, at = "equals_artifact ", "/equals_artifact"
         try:
             other = resolve_artifact(ref.path, self.ctx)
         except UnsafePathError as error:
-            self._fail(codes.ARTIFACT_UNSAFE_PATH, f"{what}{error}")
+            self._fail(codes.ARTIFACT_UNSAFE_PATH, f"{what}{error}", at)
             return _UNAVAILABLE
         kind = self.reader.entry(other.real).kind
         if not self._record(other):
             detail = "does not exist" if kind == "missing" else "is not a regular file"
-            self._fail(codes.ARTIFACT_MISSING, f"{what}{other.key} {detail}")
+            self._fail(codes.ARTIFACT_MISSING, f"{what}{other.key} {detail}", at)
             return _UNAVAILABLE
-        return self._value_at(other, ref.json_pointer, what)
+        return self._value_at(other, ref.json_pointer, what, at)
 
     def _check_text(self, target: Resolved) -> None:
         item, key = self.item, target.key
@@ -260,7 +265,9 @@ class _Checker:
             try:
                 matched = re.search(item.content_regex, text) is not None
             except re.error as error:
-                self._fail(codes.ARTIFACT_REGEX, f"invalid content_regex: {error}")
+                self._fail(
+                    codes.ARTIFACT_REGEX, f"invalid content_regex: {error}", "/content_regex"
+                )
             else:
                 if not matched:
                     pattern = shorten(item.content_regex)

@@ -40,7 +40,7 @@ def evaluate(case: Case, outcome: ProcessOutcomeLike, ctx: OracleContext) -> Ora
 
     Oracles see the raw captured output; nothing here is redacted. The result
     is the same whatever the trial's timeout or start status: deciding what
-    those mean is ``agentic_evals.verdicts``'s job.
+    those mean is ``agentic_evals.judge.cases``'s job.
 
     Args:
         case: The case whose ``expected`` oracles are run.

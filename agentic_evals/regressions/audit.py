@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from agentic_evals import clock, codes
-from agentic_evals.contract.models import LIVE_CLASSES
+from agentic_evals.contract.vocabulary import LIVE_CLASSES
 from agentic_evals.regressions.load import RegistryLoad, load_registry
 from agentic_evals.regressions.models import Incident, Regression, RegressionRegistry
 from agentic_evals.regressions.protection import FixtureCache, Protection, protection
@@ -180,11 +180,11 @@ def show_skill(skill_dir: Path, freshness_days: int = DEFAULT_FRESHNESS_DAYS) ->
     """
     path = registry_path(skill_dir)
     loaded = load_registry(path)
-    if loaded.registry is None:
+    if loaded.model is None:
         return ShowOutcome(loaded, None)
     as_of = clock.today()
     rows, unmapped, summary = audit_registry(
-        loaded.registry, path.parent, as_of=as_of, freshness_days=freshness_days
+        loaded.model, path.parent, as_of=as_of, freshness_days=freshness_days
     )
     show = RegressionsShow(
         skill=skill_dir.resolve().name,

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from agentic_evals.contract.load import load_fixture
+from agentic_evals.contract.load import read_fixture
 from agentic_evals.regressions.models import Regression
 from agentic_evals.regressions.protection import retained_fixture_path
 from agentic_evals.regressions.results import GuardResult
@@ -32,14 +32,14 @@ def run_guard(
     environ: Mapping[str, str] | None = None,
 ) -> GuardRun:
     """Run ``record``'s retained case from its retained fixture and judge it."""
-    from agentic_evals.evaluate import RunOptions, UnknownCaseError, evaluate
+    from agentic_evals.evaluation.evaluate import RunOptions, UnknownCaseError, evaluate
 
     name, fixture = record.retained_case, record.retained_fixture
     path = retained_fixture_path(record, registry_dir)
     if not path.is_file():
         return _not_run(f"retained fixture {fixture} does not exist")
-    loaded = load_fixture(path, gates=False)
-    if loaded.fixture is None:
+    loaded = read_fixture(path)
+    if loaded.model is None:
         first = loaded.errors[0].render() if loaded.errors else "no detail"
         return _not_run(f"retained fixture {fixture} does not load: {first}")
     options = RunOptions(

@@ -12,9 +12,10 @@ accepts them; the loader warns about each and the properties below resolve them.
 
 from typing import Annotated, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import Field, JsonValue
 
-from agentic_evals.contract.models import EvidenceClass
+from agentic_evals.contract.vocabulary import EvidenceClass
+from agentic_evals.documents.base import InputModel
 
 REGISTRY_SCHEMA: Final = "agentic_evals.regressions.v1"
 DEFAULT_RETAINED_FIXTURE: Final = "agentic_eval.json"
@@ -27,13 +28,7 @@ IsoDate = Annotated[str, Field(pattern=DATE_PATTERN)]
 Details = Annotated[dict[str, JsonValue], Field(min_length=1)]
 
 
-class _Model(BaseModel):
-    """Common configuration: strict types, unknown keys kept for warnings."""
-
-    model_config = ConfigDict(strict=True, extra="allow", frozen=True)
-
-
-class FailBeforeFix(_Model):
+class FailBeforeFix(InputModel):
     """The executable proof that the guard fails against the broken behaviour."""
 
     proof_command: Annotated[list[NonEmptyStr], Field(min_length=1)] | None = None
@@ -48,7 +43,7 @@ class FailBeforeFix(_Model):
     """Alias of the record's ``last_proven`` (loads with a warning)."""
 
 
-class Incident(_Model):
+class Incident(InputModel):
     """An incident the skill declares; open ones should be mapped by a regression."""
 
     id: NonEmptyStr
@@ -67,7 +62,7 @@ class Incident(_Model):
     """Free text."""
 
 
-class Regression(_Model):
+class Regression(InputModel):
     """One regression: an incident, the retained guard case, and its fail-before-fix proof."""
 
     regression_id: NonEmptyStr
@@ -129,7 +124,7 @@ class Regression(_Model):
         return list(proof.proof_command or []) if proof else []
 
 
-class RegressionRegistry(_Model):
+class RegressionRegistry(InputModel):
     """A skill's regression registry, ``fixtures/regressions.json``."""
 
     schema_: Literal["agentic_evals.regressions.v1"] = Field(alias="schema")

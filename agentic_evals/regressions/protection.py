@@ -12,7 +12,7 @@ import difflib
 from pathlib import Path
 from typing import NamedTuple
 
-from agentic_evals.contract.load import LoadResult, load_fixture
+from agentic_evals.contract.load import LoadResult, read_fixture
 from agentic_evals.regressions.models import Regression
 
 
@@ -35,7 +35,7 @@ class FixtureCache:
         """The fixture at ``path`` loaded with gates off; ``None`` when no such file exists."""
         key = path.resolve()
         if key not in self._loaded:
-            self._loaded[key] = load_fixture(path, gates=False) if path.is_file() else None
+            self._loaded[key] = read_fixture(path) if path.is_file() else None
         return self._loaded[key]
 
 
@@ -50,14 +50,14 @@ def protection(record: Regression, registry_dir: Path, cache: FixtureCache) -> P
     loaded = cache.get(retained_fixture_path(record, registry_dir))
     if loaded is None:
         return Protection(False, f"retained fixture {fixture} does not exist")
-    if loaded.fixture is None:
+    if loaded.model is None:
         errors = loaded.errors
         first = f" (first: {errors[0].code} at {errors[0].pointer or '/'})" if errors else ""
         held = " although it holds the case" if name in _raw_case_names(loaded.document) else ""
         return Protection(
             False, f"retained fixture {fixture} does not load: {len(errors)} errors{first}{held}"
         )
-    names = [case.name for case in loaded.fixture.cases]
+    names = [case.name for case in loaded.model.cases]
     if name not in names:
         close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
         hint = f"; renamed to {close[0]!r}?" if close else ""

@@ -5,9 +5,10 @@ Output documents: every key is known (``extra="forbid"``).
 
 from typing import Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from agentic_evals.contract.findings import Finding
+from agentic_evals.documents.base import OutputModel
+from agentic_evals.documents.findings import Finding
 from agentic_evals.regressions.models import Status
 
 SHOW_SCHEMA: Final = "agentic_evals.regressions_show.v1"
@@ -17,11 +18,7 @@ VERIFY_SCHEMA: Final = "agentic_evals.regressions_verify.v1"
 Verdict = Literal["verified", "weak", "unproven", "skipped"]
 
 
-class _Out(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class RegressionRow(_Out):
+class RegressionRow(OutputModel):
     """One regression as the audit sees it."""
 
     regression_id: str
@@ -44,7 +41,7 @@ class RegressionRow(_Out):
     """When the proof last proved the guard, as recorded."""
 
 
-class UnmappedIncident(_Out):
+class UnmappedIncident(OutputModel):
     """An open incident that no regression maps."""
 
     id: str
@@ -57,7 +54,7 @@ class UnmappedIncident(_Out):
     """What happened."""
 
 
-class RegressionSummary(_Out):
+class RegressionSummary(OutputModel):
     """Counts over one registry (or, in ``audit``, over every registry of the tree)."""
 
     total: int
@@ -78,7 +75,7 @@ class RegressionSummary(_Out):
     """Open incidents that no regression maps."""
 
 
-class RegressionsShow(_Out):
+class RegressionsShow(OutputModel):
     """``regressions show SKILL_DIR``: one skill's registry, audited."""
 
     schema_: Literal["agentic_evals.regressions_show.v1"] = Field(SHOW_SCHEMA, alias="schema")
@@ -101,7 +98,7 @@ class RegressionsShow(_Out):
     """Load warnings (aliases, unknown keys)."""
 
 
-class SkillRegressions(_Out):
+class SkillRegressions(OutputModel):
     """One skill of an ``audit``: its registry audited, or why it could not be."""
 
     skill: str
@@ -120,7 +117,7 @@ class SkillRegressions(_Out):
     """Load errors and warnings."""
 
 
-class SkippedRegistry(_Out):
+class SkippedRegistry(OutputModel):
     """A file that looks like a registry but is not an agentic-evals one."""
 
     skill: str
@@ -131,7 +128,7 @@ class SkippedRegistry(_Out):
     """Why it was not audited."""
 
 
-class RootSummary(_Out):
+class RootSummary(OutputModel):
     """Counts over a whole tree."""
 
     skills: int
@@ -144,7 +141,7 @@ class RootSummary(_Out):
     """The counts of every valid registry, added up."""
 
 
-class RegressionsAudit(_Out):
+class RegressionsAudit(OutputModel):
     """``regressions audit ROOT``: every skill registry of a tree."""
 
     schema_: Literal["agentic_evals.regressions_audit.v1"] = Field(AUDIT_SCHEMA, alias="schema")
@@ -163,7 +160,7 @@ class RegressionsAudit(_Out):
     """The counts over the tree."""
 
 
-class GuardResult(_Out):
+class GuardResult(OutputModel):
     """The retained case, run now: it must PASS (the fix holds)."""
 
     passed: bool
@@ -174,7 +171,7 @@ class GuardResult(_Out):
     """Why it did not pass, or that it passed."""
 
 
-class VerifyResult(_Out):
+class VerifyResult(OutputModel):
     """One record's proof, re-run."""
 
     regression_id: str
@@ -197,7 +194,7 @@ class VerifyResult(_Out):
     """With ``--guard``: the retained case, run now."""
 
 
-class RegressionsVerify(_Out):
+class RegressionsVerify(OutputModel):
     """``regressions verify SKILL_DIR``: every ACTIVE proof re-run."""
 
     schema_: Literal["agentic_evals.regressions_verify.v1"] = Field(VERIFY_SCHEMA, alias="schema")

@@ -20,8 +20,8 @@ import re
 from collections.abc import Iterator
 
 from agentic_evals import codes
-from agentic_evals.contract.findings import Finding, Severity
-from agentic_evals.contract.positions import pointer_to
+from agentic_evals.documents.findings import Finding, finding
+from agentic_evals.documents.positions import pointer_to
 
 Parts = list[str | int]
 
@@ -47,7 +47,7 @@ def registry_findings(document: object, *, in_fixtures_dir: bool) -> list[Findin
                     f"duplicate regression_id {regression_id!r} "
                     f"(first at /regressions/{first_seen[regression_id]})"
                 )
-                found.append(_finding(codes.SCHEMA_DUPLICATE, [*parts, "regression_id"], message))
+                found.append(finding(codes.SCHEMA_DUPLICATE, [*parts, "regression_id"], message))
             first_seen.setdefault(regression_id, index)
         found += _record_findings(record, parts, in_fixtures_dir=in_fixtures_dir)
     for index, incident in _items(document, "incidents"):
@@ -73,7 +73,7 @@ def _record_findings(
     retirement = record.get("retirement")
     if record.get("status") == "RETIRED" and (retirement is None or retirement in ("", {})):
         message = "a RETIRED regression needs retirement: why and when it was retired"
-        found.append(_finding(codes.REG_RETIREMENT, parts, message))
+        found.append(finding(codes.REG_RETIREMENT, parts, message))
     for alias, canonical in _ALIASES:
         found += _alias_findings(record, parts, alias, canonical, record, parts)
     proof = record.get("fail_before_fix")
@@ -105,9 +105,9 @@ def _alias_findings(
     where = pointer_to([*record_parts, canonical])
     if canonical in record and record[canonical] != holder[alias]:
         message = f"{alias!r} and {where} disagree: keep {where} only"
-        return [_finding(codes.SCHEMA_CONFLICT, [*holder_parts, alias], message)]
+        return [finding(codes.SCHEMA_CONFLICT, [*holder_parts, alias], message)]
     message = f"{alias!r} is an alias: write {where} instead"
-    return [_finding(codes.REG_ALIAS, [*holder_parts, alias], message, "warning")]
+    return [finding(codes.REG_ALIAS, [*holder_parts, alias], message, "warning")]
 
 
 def _date_findings(value: object, parts: Parts) -> list[Finding]:
@@ -115,7 +115,7 @@ def _date_findings(value: object, parts: Parts) -> list[Finding]:
         return []  # the schema reports a wrong type or shape
     if parse_date(value) is None:
         message = f"{value!r} is not a calendar date (YYYY-MM-DD)"
-        return [_finding(codes.SCHEMA_VALUE, parts, message)]
+        return [finding(codes.SCHEMA_VALUE, parts, message)]
     return []
 
 
@@ -144,8 +144,4 @@ def _escape_findings(path: object, parts: Parts, depth: int, root: str) -> list[
                 depth += 1
     if why is None:
         return []
-    return [_finding(codes.PATH_ESCAPE, parts, f"{path!r} {why}: it must stay inside the {root}")]
-
-
-def _finding(code: str, parts: Parts, message: str, severity: Severity = "error") -> Finding:
-    return Finding(code=code, severity=severity, pointer=pointer_to(parts), message=message)
+    return [finding(codes.PATH_ESCAPE, parts, f"{path!r} {why}: it must stay inside the {root}")]

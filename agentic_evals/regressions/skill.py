@@ -10,9 +10,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-REGISTRY = Path("fixtures") / "regressions.json"
+from agentic_evals.contract.layout import FIXTURES_DIR
+from agentic_evals.documents.yaml_io import SUFFIXES
+
+REGISTRY = Path(FIXTURES_DIR) / "regressions.json"
 """The registry, relative to the skill folder."""
-_OTHER_SUFFIXES = (".json", ".yaml", ".yml")
 
 
 class RegressionsInputError(Exception):
@@ -46,14 +48,14 @@ def other_registries(skill_dir: Path) -> list[Path]:
         for name in names
         if name.startswith("regressions")
         and name != REGISTRY.name
-        and name.endswith(_OTHER_SUFFIXES)
+        and name.endswith(SUFFIXES)
         and (fixtures / name).is_file()
     ]
 
 
 def why_skipped(path: Path) -> str:
     """Why a registry-like file other than the registry is not audited."""
-    from agentic_evals.contract.yaml_io import read_document
+    from agentic_evals.documents.yaml_io import read_document
     from agentic_evals.regressions.load import foreign_format
 
     declared = foreign_format(read_document(path).value)

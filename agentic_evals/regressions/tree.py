@@ -12,9 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from agentic_evals import clock
-from agentic_evals.contract.findings import Finding
+from agentic_evals.documents.findings import Finding
 from agentic_evals.regressions.audit import DEFAULT_FRESHNESS_DAYS, audit_registry
-from agentic_evals.regressions.load import load_registry
+from agentic_evals.regressions.load import is_foreign, load_registry
 from agentic_evals.regressions.results import (
     RegressionsAudit,
     RegressionSummary,
@@ -47,15 +47,15 @@ def audit_tree(root: Path, freshness_days: int = DEFAULT_FRESHNESS_DAYS) -> Regr
         if not path.is_file():
             continue
         loaded = load_registry(path)
-        if loaded.foreign:
+        if is_foreign(loaded):
             reason = "; ".join(finding.message for finding in loaded.errors)
             skipped.append(SkippedRegistry(skill=folder.name, path=str(path), reason=reason))
             continue
-        if loaded.registry is None:
+        if loaded.model is None:
             skills.append(_invalid(folder.name, path, loaded.findings))
             continue
         rows, unmapped, summary = audit_registry(
-            loaded.registry, path.parent, as_of=as_of, freshness_days=freshness_days
+            loaded.model, path.parent, as_of=as_of, freshness_days=freshness_days
         )
         skills.append(
             SkillRegressions(

@@ -68,12 +68,12 @@ def verify_skill(skill_dir: Path, options: VerifyOptions | None = None) -> Verif
     options = options or VerifyOptions()
     path = registry_path(skill_dir)
     loaded = load_registry(path)
-    if loaded.registry is None:
+    if loaded.model is None:
         return VerifyOutcome(loaded, None, None)
     run_id = clock.new_run_id()
     results: list[VerifyResult] = []
     interrupted_by: int | None = None
-    records = loaded.registry.regressions
+    records = loaded.model.regressions
     try:
         with interruptible():
             for record in records:

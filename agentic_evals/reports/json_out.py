@@ -36,6 +36,9 @@ def check_writable(path: Path) -> None:
         return
     if path.is_dir():
         raise OutputError(f"cannot write to {path}: it is a directory")
+    if path.exists() and not path.is_file():
+        # Replacing a device or a pipe with a file would break it (as root, /dev/null too).
+        raise OutputError(f"cannot write to {path}: it is not a regular file")
     directory = path.parent if str(path.parent) else Path(".")
     existing = directory
     while not existing.exists() and existing != existing.parent:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
-from typing import IO
-
 import click
 
+from agentic_evals.reports.failure import failure_detail, trial_line
 from agentic_evals.reports.isolation_text import isolation_lines
 from agentic_evals.reports.model import CaseReport, Report
+from agentic_evals.reports.reason import readiness_reason
 
 LIST_EVERY_CASE_UP_TO = 40
 """Longer runs list only the cases that did not pass every trial."""
@@ -25,21 +24,13 @@ _COLOURS = {
 }
 
 
-def use_colour(stream: IO[str]) -> bool:
-    """Colour only on a terminal, and never when ``NO_COLOR`` is set."""
-    if os.environ.get("NO_COLOR"):
-        return False
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty())
-
-
 def _paint(word: str, colour: bool) -> str:
     if not colour or word not in _COLOURS:
         return word
     return click.style(word, fg=_COLOURS[word], bold=True)
 
 
-def _case_line(case: CaseReport, colour: bool, width: int) -> list[str]:
+def _case_line(case: CaseReport, colour: bool, width: int, verbosity: int) -> list[str]:
     mark = _paint(case.outcome.ljust(10), colour)
     name = case.name if len(case.name) <= width else case.name[: width - 1] + "…"
     optional = "" if case.required else "  (optional)"
@@ -51,6 +42,38 @@ def _case_line(case: CaseReport, colour: bool, width: int) -> list[str]:
         lines.append(f"      {problem.code}: {problem.message}")
     if len(case.problems) > 3:
         lines.append(f"      … and {len(case.problems) - 3} more problems")
+    if verbosity > 0:
+        lines.extend(_trial_lines(case))
+    elif verbosity == 0:
+        lines.extend(_detail_lines(case))
+    return lines
+
+
+def _detail_lines(case: CaseReport) -> list[str]:
+    """The tails of the first failing trial's streams (FAIL and BLOCKED cases)."""
+    detail = failure_detail(case)
+    if detail is None:
+        return []
+    lines = [f"      first failing trial: {trial_line(detail.trial)}"]
+    for tail in detail.tails:
+        lines.append(f"      {tail.heading(detail.trial.trial_id)}")
+        lines.extend(f"        | {line}" for line in tail.lines)
+    return lines
+
+
+def _trial_lines(case: CaseReport) -> list[str]:
+    """``-v``: every trial, its problems and its output tails."""
+    lines: list[str] = []
+    for trial in case.trials:
+        lines.append(f"      trial {trial_line(trial)}")
+        lines.extend(f"        {p.code}: {p.message}" for p in trial.problems)
+        if trial.outcome == "PASS":
+            continue
+        for stream, text in (("stderr", trial.stderr), ("stdout", trial.stdout)):
+            tail = text.splitlines()[-20:]
+            if tail:
+                lines.append(f"        {stream}:")
+                lines.extend(f"          | {line}" for line in tail)
     return lines
 
 
@@ -84,15 +107,21 @@ def render_summary(
     colour: bool = False,
     exit_code: int | None = None,
     report_path: str | None = None,
+    verbosity: int = 0,
 ) -> str:
-    """Return the summary: one line per case, then the totals and the verdict."""
+    """Return the summary: one line per case, then the totals and the verdict.
+
+    ``verbosity`` -1 (``-q``) leaves out the output of failing trials, 0 shows the
+    tails of each failing or blocked case's first failing trial, 1 (``-v``) shows
+    every trial.
+    """
     width = min(48, max((len(c.name) for c in report.cases), default=10))
     lines = [f"agentic-evals {report.runner.version}: {report.skill} ({report.source})"]
     # A long run lists what needs attention; the report has every case.
     quiet = len(report.cases) > LIST_EVERY_CASE_UP_TO
     shown = [c for c in report.cases if not quiet or c.outcome != "PASS" or c.flaky]
     for case in shown:
-        lines.extend(_case_line(case, colour, width))
+        lines.extend(_case_line(case, colour, width, verbosity))
     if len(shown) < len(report.cases):
         lines.append(f"  ... and {len(report.cases) - len(shown)} more cases passed every trial")
     counts = ", ".join(f"{n} {k}" for k, n in sorted(report.outcome_counts.items()) if n)
@@ -111,12 +140,17 @@ def render_summary(
         lines.append("flaky: " + ", ".join(report.metrics.flaky_cases))
     hallucinated = report.metrics.hallucinated_success
     if hallucinated.count:
-        lines.append(f"hallucinated success: {hallucinated.count} trial(s)")
+        lines.append(
+            f"hallucinated success: {hallucinated.count} trial(s) whose own checks passed "
+            f"while an independent check failed: {', '.join(hallucinated.trial_ids[:5])}"
+            + (" ..." if hallucinated.count > 5 else "")
+        )
     lines.extend(isolation_lines(report))
     if report.interrupted:
         lines.append(f"interrupted by {report.interrupted}: unfinished cases are NOT_TESTED")
     if report_path and report_path != "-":
         lines.append(f"report: {report_path}")
+    lines.append(f"why: {readiness_reason(report)}")
     verdict = _paint(report.readiness, colour)
     suffix = f" (exit {exit_code})" if exit_code is not None else ""
     lines.append(f"readiness: {verdict}{suffix}")

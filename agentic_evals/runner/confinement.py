@@ -1,24 +1,23 @@
 """A run's isolation and containment, set up before its trials and taken down after.
 
-:func:`confined` is what :func:`agentic_evals.evaluate.evaluate` wraps a run
+:func:`confined` is what :func:`agentic_evals.evaluation.evaluate.evaluate` wraps a run
 in: the private views (:class:`~agentic_evals.runner.isolation.run.RunIsolation`,
 first, since an unprivileged runner may have to enter a user namespace while
 it is still single-threaded) and the containment
 (:class:`~agentic_evals.runner.containment.run.RunContainment`). Whatever
 happens to the run, both are released on the way out, before the report is
-written. :meth:`Confinement.summary` sums up the trials' records and the
-run's notes for the report.
+written. :meth:`Confinement.notes_for_report` collects what the run found
+missing or changed, for the report's summary.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from agentic_evals.contract.models import Fixture
-from agentic_evals.reports.isolation import IsolationSummary, TrialIsolation, summarize
 from agentic_evals.runner.containment.run import RunContainment
 from agentic_evals.runner.isolation.run import RunIsolation
 from agentic_evals.runner.isolation.support import disabled_mechanisms
@@ -42,10 +41,9 @@ class Confinement:
         """
         return self.containment.cgroups is not None or self.isolation.support.namespaces is None
 
-    def summary(self, trials: Iterable[TrialIsolation | None]) -> IsolationSummary | None:
-        """The report's summary of how the trials were isolated and contained."""
-        notes = [*self.containment.notes, *self.isolation.notes(), *self.notes]
-        return summarize(trials, notes, self.containment.leftovers)
+    def notes_for_report(self) -> list[str]:
+        """What the run's containment, isolation and scheduling found missing or changed."""
+        return [*self.containment.notes, *self.isolation.notes(), *self.notes]
 
 
 @contextmanager

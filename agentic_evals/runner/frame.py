@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from agentic_evals import codes
 from agentic_evals.contract.models import Case
-from agentic_evals.reports.isolation import TrialIsolation
+from agentic_evals.reports.model import TrialIsolation
 from agentic_evals.runner.containment.trial import TrialContainment
 from agentic_evals.runner.isolation.copy import WorkspaceUnavailableError
 from agentic_evals.runner.isolation.modes import requested_isolation
@@ -28,7 +28,7 @@ from agentic_evals.runner.isolation.views import CopyView, TrialView, shared_vie
 from agentic_evals.runner.trace import startable
 
 if TYPE_CHECKING:
-    from agentic_evals.runner.trials import CasePlan, TrialSettings
+    from agentic_evals.runner.plan import CasePlan, TrialSettings
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """A trial's processes as its cgroup lists them, less the runner's own exec tracer.
 
-With a cgroup, :class:`~agentic_evals.runner.reaper.TrialTracker` needs no
+With a cgroup, :class:`~agentic_evals.runner.tracker.TrialTracker` needs no
 walk of the process tree and reads no environment: every process in the
 trial's cgroup is the trial's, however it left the leader's tree. The one
 exception is the runner's own exec tracer (strace), which the leader forks
@@ -17,9 +17,7 @@ from typing import Protocol
 import psutil
 
 from agentic_evals.runner.environment import TRIAL_VAR
-
-TRACER_NAME_PREFIX = "ae-trace-"
-"""Process name of the runner's own exec tracers (they run detached, under the runner)."""
+from agentic_evals.runner.reaper import TRACER_NAME_PREFIX
 
 
 class Membership(Protocol):

@@ -18,14 +18,8 @@ from agentic_evals import clock
 from agentic_evals.runner.capture import StreamSink
 from agentic_evals.runner.handles import Handle, HandleSet
 from agentic_evals.runner.pump import PipePump
-from agentic_evals.runner.reaper import (
-    Identity,
-    TrialTracker,
-    add_leader,
-    discard_leader,
-    in_group,
-    is_live,
-)
+from agentic_evals.runner.reaper import Identity, add_leader, discard_leader, in_group, is_live
+from agentic_evals.runner.tracker import TrialTracker
 
 if TYPE_CHECKING:
     from agentic_evals.runner.containment.trial import TrialContainment

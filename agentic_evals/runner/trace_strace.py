@@ -45,7 +45,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 from agentic_evals.runner.environment import TRIAL_VAR
-from agentic_evals.runner.membership import TRACER_NAME_PREFIX
+from agentic_evals.runner.reaper import TRACER_NAME_PREFIX
 from agentic_evals.runner.trace_parse import parse_strace
 from agentic_evals.runner.trace_types import Exec, Launch
 
@@ -84,10 +84,6 @@ class StraceTracer:
         """Why strace cannot trace here, or None when it can (probed once per binary)."""
         found = _ready()
         return found if isinstance(found, str) else None
-
-    def available(self) -> bool:
-        """Whether strace can trace here."""
-        return self.problem() is None
 
     def wrap(self, argv: Sequence[str], env: Mapping[str, str], workdir: Path) -> Launch:
         """Return the command line and environment that run ``argv`` under strace.

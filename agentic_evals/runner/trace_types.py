@@ -39,10 +39,6 @@ class Tracer(Protocol):
         """Why this tracer cannot trace here, or None when it can."""
         ...
 
-    def available(self) -> bool:
-        """Whether this tracer can trace here."""
-        ...
-
     def wrap(self, argv: Sequence[str], env: Mapping[str, str], workdir: Path) -> Launch:
         """Return what runs ``argv`` (with ``env``) traced, recording into ``workdir``."""
         ...

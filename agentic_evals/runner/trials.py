@@ -1,71 +1,32 @@
-"""Run one trial of a case and judge what it left behind."""
+"""Run one trial of a planned case and judge what it left behind."""
 
 from __future__ import annotations
 
-import os
-import shutil
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 from agentic_evals import codes
-from agentic_evals.contract.models import Case, Workspace
-from agentic_evals.oracles.base import OracleContext, OracleResult
+from agentic_evals.oracles.base import OracleContext
+from agentic_evals.oracles.outcome import trial_outcome
 from agentic_evals.oracles.registry import evaluate as evaluate_oracles
-from agentic_evals.redact import Redactor
-from agentic_evals.reports.isolation import TrialIsolation
 from agentic_evals.reports.model import (
     Problem,
     StreamStats,
+    TrialIsolation,
     TrialReport,
 )
 from agentic_evals.runner.cancel import Cancellation
 from agentic_evals.runner.capture import CapturedStream
-from agentic_evals.runner.containment.run import RunContainment
-from agentic_evals.runner.environment import trial_cwd, trial_environment
+from agentic_evals.runner.environment import trial_environment
 from agentic_evals.runner.frame import TrialFrame, open_frame
 from agentic_evals.runner.isolation.pretrial import PreTrialState
-from agentic_evals.runner.isolation.run import RunIsolation, ViewUnavailableError
+from agentic_evals.runner.isolation.run import ViewUnavailableError
+from agentic_evals.runner.plan import CasePlan, TrialSettings
 from agentic_evals.runner.process import ProcessResult, run_process
 from agentic_evals.runner.reaper import Identity
 from agentic_evals.runner.trace import ExecTrace, TraceOutcome
-from agentic_evals.verdicts import trial_outcome
 
 EXCERPT_CHARS = 10_000
-
-
-@dataclass(frozen=True)
-class TrialSettings:
-    """Everything a trial needs besides its case."""
-
-    run_id: str
-    fixture_dir: Path
-    boundary: Path
-    base_env: Mapping[str, str]
-    default_timeout: float
-    grace_seconds: float
-    stream_cap: int
-    workspace: Workspace | None = None
-    """The fixture-level workspace; a case's own workspace wins over it."""
-    keep_workspaces: bool = False
-    """Keep each trial's workspace copy, or its view's upper layer (its path goes in the report)."""
-    isolation: RunIsolation | None = None
-    """The run's private views; None runs on the shared tree (or a copy of a workspace)."""
-    containment: RunContainment | None = None
-    """The run's cgroups, limits and network namespaces; None contains by the subreaper only."""
-
-
-@dataclass(frozen=True)
-class TrialRun:
-    """A finished trial: its report and what the oracles found."""
-
-    report: TrialReport
-    oracles: OracleResult | None
-    trace_method: str | None = None
-    """How execs were traced for ``must_exercise`` (``strace``, or ``unavailable``);
-    None when the case declares none."""
-    traced_execs: int | None = None
-    """Successful execs traced after the command's own; None when nothing was traced."""
 
 
 def _stats(stream: CapturedStream) -> StreamStats:
@@ -74,80 +35,13 @@ def _stats(stream: CapturedStream) -> StreamStats:
     )
 
 
-@dataclass(frozen=True)
-class CasePlan:
-    """What every trial of one case shares, worked out once per case."""
-
-    case: Case
-    case_id: str
-    cwd: Path
-    """The working directory; without a workspace only (see ``workspace``)."""
-    env: Mapping[str, str]
-    """The runner's environment plus the case's; markers are added per trial."""
-    redactor: Redactor
-    """Redacts the report; the markers differ per trial but are not secrets."""
-    executable: str | None
-    """The program found on ``PATH``, or None to let the spawn search."""
-    workspace: Path | None = None
-    """The directory each trial copies and runs in (``cwd`` then applies inside the
-    copy); None runs the trials in ``cwd`` itself."""
-
-
-class CasePlanner:
-    """Plans the cases of one run, sharing what their environments have in common.
-
-    Cases whose environments are equal (usually: none of them sets ``env``)
-    share one redactor, and a program is looked up once per ``PATH``. The
-    sharing lasts one run, so a program installed between runs is found.
-    """
-
-    def __init__(self, settings: TrialSettings) -> None:
-        self._settings = settings
-        self._redactors: dict[frozenset[tuple[str, str]], Redactor] = {}
-        self._programs: dict[tuple[str, str | None], str | None] = {}
-
-    def plan(self, case: Case, case_id: str) -> CasePlan:
-        """Return the shared part of every trial of ``case``."""
-        settings = self._settings
-        env = {**settings.base_env, **case.env}
-        cwd = trial_cwd(settings.fixture_dir, case.cwd)
-        chosen = case.workspace or settings.workspace
-        source = settings.fixture_dir / chosen.input if chosen else None
-        program = (case.command[0], env.get("PATH"))
-        if program not in self._programs:
-            self._programs[program] = find_program(case.command[0], env)
-        executable = self._programs[program]
-        # The case's own variables are what differ, so they key the redactor.
-        key = frozenset(case.env.items())
-        redactor = self._redactors.get(key)
-        if redactor is None:
-            redactor = self._redactors[key] = Redactor(env)
-        return CasePlan(case, case_id, cwd, env, redactor, executable, source)
-
-
-def find_program(program: str, env: Mapping[str, str]) -> str | None:
-    """Resolve a bare program name on the trial's ``PATH``, as the spawn would.
-
-    Only when every ``PATH`` entry is absolute: a relative entry depends on
-    the trial's working directory, so the spawn must search itself. A path
-    with a slash, or a program not found, is left to the spawn too (it then
-    reports the error in its own words).
-    """
-    if "/" in program:
-        return None
-    entries = env.get("PATH", os.defpath).split(os.pathsep)
-    if not all(os.path.isabs(entry) for entry in entries):
-        return None
-    return shutil.which(program, path=os.pathsep.join(entries))
-
-
 def run_trial(
     plan: CasePlan,
     number: int,
     settings: TrialSettings,
     cancel: Cancellation | None = None,
     preexisting: set[Identity] | None = None,
-) -> TrialRun:
+) -> TrialReport:
     """Run trial ``number`` (from 1) of the planned case and return its verdict.
 
     ``preexisting`` (the runner's children before a serial run) says that no
@@ -164,27 +58,26 @@ def run_trial(
     try:
         unjudged = _execute(plan, number, settings, frame, cancel, preexisting)
         try:
-            run = unjudged.judge()
+            report = unjudged.judge()
         finally:
             unjudged.close()
     finally:
         kept = frame.close()
-    return _kept(run, kept)
+    return _kept(report, kept)
 
 
-def _kept(run: TrialRun, kept: str | None) -> TrialRun:
+def _kept(report: TrialReport, kept: str | None) -> TrialReport:
     if kept is None:
-        return run
-    report = run.report.model_copy(update={"workspace_path": kept})
-    return TrialRun(report, run.oracles, run.trace_method, run.traced_execs)
+        return report
+    return report.model_copy(update={"workspace_path": kept})
 
 
-def _unavailable(plan: CasePlan, number: int, error: ViewUnavailableError) -> TrialRun:
+def _unavailable(plan: CasePlan, number: int, error: ViewUnavailableError) -> TrialReport:
     """A trial that could not get its view: FAIL, and no process was started."""
     what = "workspace" if error.code == codes.WORKSPACE_UNAVAILABLE else "private view"
     message = plan.redactor.redact(f"the trial's {what} could not be made: {error}")
     empty = StreamStats(total_bytes=0, kept_bytes=0, truncated=False)
-    report = TrialReport(
+    return TrialReport(
         trial_id=f"{plan.case_id}#{number}",
         outcome="FAIL",
         problems=[Problem(code=error.code, message=message)],
@@ -199,7 +92,6 @@ def _unavailable(plan: CasePlan, number: int, error: ViewUnavailableError) -> Tr
         orphan_pids_after_teardown=[],
         artifact_hashes={},
     )
-    return TrialRun(report, None)
 
 
 @dataclass(frozen=True)
@@ -221,10 +113,10 @@ class UnjudgedTrial:
     against what the trial started from."""
     kept: str | None = None
     """Where its changes were kept (``--keep-workspaces``), once its view was released."""
-    verdict: TrialRun | None = None
+    verdict: TrialReport | None = None
     """The verdict of a trial that could not run."""
 
-    def judge(self) -> TrialRun:
+    def judge(self) -> TrialReport:
         """Judge the trial; may be called again (after an interruption) until :meth:`close`."""
         if self.verdict is not None or self.result is None:
             assert self.verdict is not None
@@ -331,7 +223,7 @@ def _execute(
     )
 
 
-def _judge(trial: UnjudgedTrial, result: ProcessResult) -> TrialRun:
+def _judge(trial: UnjudgedTrial, result: ProcessResult) -> TrialReport:
     case, redactor, context, traced = (
         trial.plan.case,
         trial.plan.redactor,
@@ -343,7 +235,7 @@ def _judge(trial: UnjudgedTrial, result: ProcessResult) -> TrialRun:
         oracles = evaluate_oracles(case, result, context)
     extra = (*traced.problems, *trial.problems)
     outcome, problems = trial_outcome(case, result, oracles, extra_problems=extra)
-    report = TrialReport(
+    return TrialReport(
         trial_id=f"{trial.plan.case_id}#{trial.number}",
         outcome=outcome,
         problems=[p.model_copy(update={"message": redactor.redact(p.message)}) for p in problems],
@@ -363,4 +255,3 @@ def _judge(trial: UnjudgedTrial, result: ProcessResult) -> TrialRun:
         workspace_changes=context.workspace_changes,
         isolation=trial.record,
     )
-    return TrialRun(report, oracles, trace_method=traced.method, traced_execs=traced.execs)

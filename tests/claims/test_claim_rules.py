@@ -8,14 +8,14 @@ from typing import Any
 import pytest
 from claims_helpers import claim, det_case, document, live_case, write
 
-from agentic_evals.contract.load import load_fixture
+from agentic_evals.evidence.gates import load_fixture
 
 Finding = tuple[str, str, str]
 
 
 def findings(tmp_path: Path, doc: dict[str, Any]) -> set[Finding]:
     loaded = load_fixture(write(tmp_path, doc))
-    found = {(f.code, f.pointer, f.severity) for f in loaded.findings}
+    found = {(f.code, f.pointer, str(f.severity)) for f in loaded.findings}
     assert loaded.ok is not any(severity == "error" for _, _, severity in found)
     return found
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+from builders import RECEIPT, case_report
 from claims_helpers import (
-    RECEIPT,
     claim,
     claim_of,
     cli_run,
@@ -17,13 +18,12 @@ from claims_helpers import (
     write,
 )
 
-from agentic_evals.claims.models import ClaimEvidence, ClaimReadiness, ClassVerdict
-from agentic_evals.claims.verdicts import (
-    CaseStatus,
+from agentic_evals.judge.claims import (
     claim_verdict,
     claims_readiness,
     class_verdict,
 )
+from agentic_evals.reports.model import CaseReport, ClaimEvidence, ClaimReadiness, ClassVerdict
 
 
 def entry(name: str, cls: str = "live_e2e", ineligible: tuple[str, ...] = ()) -> ClaimEvidence:
@@ -39,9 +39,9 @@ def entry(name: str, cls: str = "live_e2e", ineligible: tuple[str, ...] = ()) ->
     )
 
 
-PASS, FAIL = CaseStatus("PASS", 2, 2), CaseStatus("FAIL", 1, 2)
-BLOCKED, FLAKY = CaseStatus("BLOCKED", 0, 2), CaseStatus("PASS", 1, 2)
-UNTESTED = CaseStatus("NOT_TESTED", 0, 0)
+PASS, FAIL = case_report("a", "PASS"), case_report("a", "FAIL", passed=1)
+BLOCKED, FLAKY = case_report("a", "BLOCKED"), case_report("a", "PASS", passed=1)
+UNTESTED = case_report("a", "NOT_TESTED", total=0)
 
 
 @pytest.mark.parametrize(
@@ -58,7 +58,7 @@ UNTESTED = CaseStatus("NOT_TESTED", 0, 0)
         ({"a": PASS}, True, "PROVEN"),
     ],
 )
-def test_class_verdict(statuses: dict[str, CaseStatus], exempt: bool, verdict: str) -> None:
+def test_class_verdict(statuses: dict[str, CaseReport], exempt: bool, verdict: str) -> None:
     evidence = [entry(name) for name in statuses]
     assert class_verdict("live_e2e", evidence, statuses, exempt=exempt)[0] == verdict
 
@@ -91,7 +91,8 @@ def test_claim_verdict(
 
 
 def judged(verdict: str, criticality: str = "critical") -> ClaimReadiness:
-    return ClaimReadiness.model_construct(verdict=verdict, criticality=criticality)
+    fields: dict[str, Any] = {"verdict": verdict, "criticality": criticality}
+    return ClaimReadiness.model_construct(**fields)
 
 
 @pytest.mark.parametrize(
@@ -160,6 +161,7 @@ def per_claim(path: str) -> dict[str, object]:
         ([per_claim("receipt.json"), per_claim("c1.json"), per_claim("out/c2/r.json")], True),
         ([per_claim("c1.json")], False),  # nothing of c2's own
         ([per_claim("c1-c2.json"), per_claim("out/c1/c2.json")], False),  # one file, two claims
+        ([per_claim("out/c1/c2.json")], False),  # it exists, but names both: it counts for neither
         (
             [per_claim("c1.json"), {"path": "c2.json", "absent": True}],
             False,
@@ -169,13 +171,16 @@ def per_claim(path: str) -> dict[str, object]:
 def test_per_claim_artifacts_make_a_shared_live_case_count(
     tmp_path: Path, artifacts: list[dict[str, object]], proven: bool
 ) -> None:
-    command = ["bash", "-c", "bash prod.sh && mkdir -p out/c2 && touch c1.json out/c2/r.json"]
+    made = "c1.json c1-c2.json out/c2/r.json out/c1/c2.json"
+    script = f"bash prod.sh && mkdir -p out/c1 out/c2 && touch {made}"
+    command = ["bash", "-c", script]
     case = live_case(
         claims=("c1", "c2"), command=command, expected={"exit_code": 0, "artifacts": artifacts}
     )
     doc = document([claim("c1"), claim("c2")], [case])
     report = run_doc(tmp_path, doc)
     verdicts = {claim_of(report, c).verdict for c in ("c1", "c2")}
+    assert report.cases[0].outcome == "PASS"  # the verdicts turn on the artifacts' names alone
     if proven:
         assert verdicts == {"PROVEN"} and report.readiness == "READY"
     else:

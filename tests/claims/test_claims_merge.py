@@ -61,3 +61,27 @@ def test_shards_that_each_prove_part_of_a_claim_merge_into_a_proven_claim(
     assert merged["readiness"] == "READY"
     assert stable(merged["capability_readiness"]) == stable(full["capability_readiness"])
     assert stable(merged["qualification"]) == stable(full["qualification"])
+
+
+def test_the_merged_gate_honours_the_claims_when_every_case_passes(
+    tmp_path: Path, assert_valid_report: Callable[[Any], None]
+) -> None:
+    # Both shards pass every case, but no case can fill the claim's live slot.
+    fixture = write(
+        tmp_path, document([claim(required=("live_e2e",))], [det_case("a"), det_case("b")])
+    )
+    shards = []
+    for k in (1, 2):
+        result, shard = cli_run(fixture, "--shard", f"{k}/2", "--report-only")
+        assert result.exit_code == 0 and shard["case_readiness"] == "READY"
+        path = tmp_path / f"shard-{k}.json"
+        path.write_text(json.dumps(shard))
+        shards.append(str(path))
+    merged_path = tmp_path / "merged.json"
+    result = CliRunner().invoke(cli, ["merge", *shards, "-o", str(merged_path)])
+    merged = json.loads(merged_path.read_text())
+    assert_valid_report(merged)
+    assert merged["case_readiness"] == "READY"
+    assert merged["capability_readiness"]["aggregate_readiness"] == "USABLE_WITH_GAPS"
+    assert merged["readiness"] == "USABLE_WITH_GAPS"
+    assert result.exit_code == 1

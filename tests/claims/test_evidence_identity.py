@@ -8,14 +8,14 @@ from typing import Any
 import pytest
 from claims_helpers import claim, claim_of, det_case, document, live_case, run_doc, write
 
-from agentic_evals.contract.load import load_fixture
-from agentic_evals.provenance import oracle_sha256, test_source_sha256
+from agentic_evals.evidence.gates import load_fixture
+from agentic_evals.judge.provenance import oracle_sha256, source_sha256
 
 
 def admitted(case: dict[str, Any], **override: str) -> dict[str, str]:
     return {
         "case": case["name"],
-        "test_source_sha256": test_source_sha256(case),
+        "test_source_sha256": source_sha256(case),
         "oracle_sha256": oracle_sha256(case),
         **override,
     }
@@ -72,7 +72,7 @@ def test_any_change_to_test_or_oracle_is_seen(
 
 def test_only_pinned_hashes_are_compared(tmp_path: Path) -> None:
     original = det_case()
-    entry = {"case": "det", "test_source_sha256": test_source_sha256(original)}
+    entry = {"case": "det", "test_source_sha256": source_sha256(original)}
     edited = {**original, "expected": {"exit_code": 3, "stderr_excludes": ["y"]}}
     assert run_admitted(tmp_path, edited, [entry]).verdict == "PROVEN"
 

@@ -10,7 +10,7 @@ import pytest
 from claims_helpers import claim, claim_of, det_case, document, run_doc, write
 
 from agentic_evals import clock
-from agentic_evals.contract.load import load_fixture
+from agentic_evals.evidence.gates import load_fixture
 
 NOON = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
 
@@ -47,6 +47,8 @@ def run_with(tmp_path: Path, *exemptions: dict[str, Any]) -> Any:
         ("2026-06-02", True),
         ("2026-05-31", False),
         ("2026-06-01T11:59:59Z", False),
+        ("2026-06-01T12:00:00Z", False),  # an instant lapses at that very instant
+        ("2026-06-01T12:00:00", False),
         ("2026-06-01T12:00:01+00:00", True),
         ("2026-06-01T13:00:00+02:00", False),  # 11:00 UTC: later as a string, earlier in time
         ("2026-06-01T11:00:00-02:00", True),  # 13:00 UTC

@@ -3,24 +3,35 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
-from claims_helpers import RECEIPT, claim, document, live_case, make_skill, run_doc
+from builders import PROD, RECEIPT, make_skill
+from claims_helpers import claim, document, live_case, run_doc
 
-from agentic_evals.claims.qualification import LiveQualification, qualify_cases
-from agentic_evals.claims.readback import is_generic_marker
 from agentic_evals.contract.models import Fixture
+from agentic_evals.evidence.checks import is_generic_marker
+from agentic_evals.evidence.facts import evidence_table
 
 
-def qualify(tmp_path: Path, case: dict[str, Any], skill: str = "claims-test") -> LiveQualification:
-    root = make_skill(tmp_path / "skill")
+class Qualified(NamedTuple):
+    declared: str
+    effective: str
+    live_qualified: bool
+    disqualifiers: list[str]
+
+
+def qualify(tmp_path: Path, case: dict[str, Any], skill: str = "claims-test") -> Qualified:
+    root = make_skill(tmp_path / "skill", files=PROD)
     ask = root / "ask" / "run.sh"
     ask.parent.mkdir(exist_ok=True)
     ask.write_text("#!/bin/sh\n")
     ask.chmod(0o755)
     doc = document([claim()], [case], skill=skill)
-    return qualify_cases(Fixture.model_validate(doc), root)[case["name"]]
+    facts = evidence_table(Fixture.model_validate(doc), root)[case["name"]]
+    return Qualified(
+        facts.declared_class, facts.effective_class, facts.live_qualified, facts.disqualifiers
+    )
 
 
 def test_a_real_entrypoint_with_readback_qualifies(tmp_path: Path) -> None:
@@ -163,11 +174,11 @@ def test_browser_driven_ask_workflows_must_execute_and_read_run_artifacts_back(
     )
     result = qualify(tmp_path, case)
     assert result.disqualifiers == [f"LIVE_ASK_{code}" for code in codes]
-    assert result.live_qualified is not codes
+    assert result.live_qualified == (not codes)
 
 
 def test_ask_rule_applies_to_the_ask_skills_own_run_sh(tmp_path: Path) -> None:
-    run = make_skill(tmp_path / "skill") / "run.sh"
+    run = make_skill(tmp_path / "skill", files=PROD) / "run.sh"
     run.write_text("#!/bin/sh\n")
     case = live_case(command=["bash", "-c", "./run.sh compete q --handler webclaude"])
     run.chmod(0o755)

@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 from claims_helpers import claim, claim_of, cli_run, det_case, document, run_doc, write
 
-from agentic_evals.claims.tiers import TIERS, reached_tier
-from agentic_evals.contract.load import load_fixture
 from agentic_evals.contract.models import Case
+from agentic_evals.contract.vocabulary import QUALIFICATION_TIERS as TIERS
+from agentic_evals.evidence.gates import load_fixture
+from agentic_evals.judge.tiers import reached_tier
 
 
 def tiered(name: str, up_to: str | None, passes: bool = True, **fields: Any) -> dict[str, Any]:

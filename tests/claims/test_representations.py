@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from claims_helpers import claim, claim_of, det_case, document, run_doc, write
 
-from agentic_evals.claims.invariants import MATRICES
-from agentic_evals.contract.load import load_fixture
+from agentic_evals.contract.vocabulary import MATRICES, DomainProfile
+from agentic_evals.evidence.gates import load_fixture
 
 JSON_SCALARS = ("string", "integer", "float", "scientific_notation")
 SEAM = {
@@ -75,7 +75,7 @@ def test_a_failing_representation_is_missing_and_fails_the_claim(tmp_path: Path)
 
 
 @pytest.mark.parametrize("profile", ["sqlite-type-v1", "csv-cell-v1"])
-def test_each_profile_has_its_own_matrix(tmp_path: Path, profile: str) -> None:
+def test_each_profile_has_its_own_matrix(tmp_path: Path, profile: DomainProfile) -> None:
     reps = MATRICES[profile]
     judged = run_reps(tmp_path, [rep_case(reps[0])], profile)
     assert judged.missing_representations == list(reps[1:])

@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from agentic_evals.cli import cli
-from agentic_evals.contract.load import load_fixture
-from agentic_evals.reports.text import use_colour
+from agentic_evals.evidence.gates import load_fixture
+from agentic_evals.reports.terminal import colour_enabled
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = REPO / "fixtures" / "samples"
@@ -93,17 +93,13 @@ def test_unknown_key_is_a_warning_and_an_error_under_strict(tmp_path: Path) -> N
     assert "AE-SCHEMA-UNKNOWN error" in strict.stderr
 
 
-def test_every_generated_schema_can_be_printed() -> None:
-    from agentic_evals import schemas_gen
-    from agentic_evals.cli.schema_cmd import KINDS
+def test_every_committed_schema_can_be_printed() -> None:
+    from agentic_evals.cli.schemas import SCHEMAS, spec
 
-    generated = {"fixture", "report"} | {
-        name.removesuffix(".schema.json") for name in schemas_gen.FLEET_SCHEMAS
+    assert {spec(kind).file for kind in SCHEMAS} == {
+        p.name for p in (REPO / "schemas").glob("*.json")
     }
-    assert set(KINDS) == generated
-    assert {
-        p.name.removesuffix(".schema.json") for p in (REPO / "schemas").glob("*.json")
-    } == generated
+    assert all(spec(kind).file == f"{kind}.schema.json" for kind in SCHEMAS)
 
 
 @pytest.mark.parametrize("kind", ["fixture", "report", "regressions", "coverage"])
@@ -143,14 +139,14 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch: pytest.M
             return True
 
     monkeypatch.delenv("NO_COLOR", raising=False)
-    assert use_colour(Tty()) is True
-    assert use_colour(io.StringIO()) is False
+    assert colour_enabled("auto", Tty()) is True
+    assert colour_enabled("auto", io.StringIO()) is False
     monkeypatch.setenv("NO_COLOR", "1")
-    assert use_colour(Tty()) is False
+    assert colour_enabled("auto", Tty()) is False
 
 
 def test_summary_paints_verdicts_only_when_asked(tmp_path: Path) -> None:
-    from agentic_evals.evaluate import evaluate
+    from agentic_evals.evaluation.evaluate import evaluate
     from agentic_evals.reports.text import render_summary
 
     report = evaluate(load_fixture(SAMPLES / "failing-required.json")).report

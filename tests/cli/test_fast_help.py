@@ -1,6 +1,7 @@
-"""`--help`, `-h` and `--version` print pre-rendered text without importing click; the
-text is click's own, byte for byte, at every terminal width, and every other command
-line still goes through click, which imports only the command it runs."""
+"""`--help`, `-h` and `--version` print pre-rendered text without importing click (at 80
+columns, as pipes and CI logs are, and on wide terminals); the text is click's own, byte
+for byte, at every terminal width, and every other command line still goes through
+click, which imports only the command it runs."""
 
 from __future__ import annotations
 
@@ -149,16 +150,27 @@ def test_help_on_a_terminal_follows_its_width(width: int) -> None:
     )
 )
 def test_main_prints_click_help_for_any_columns_value(columns: str) -> None:
-    no_click = mock.patch("agentic_evals.cli.app.run_cli", side_effect=AssertionError("click ran"))
     with mock.patch.dict(os.environ, {"COLUMNS": columns}):
         expected = io.StringIO()
         with contextlib.redirect_stdout(expected):
             cli.main(["--help"], prog_name="agentic-evals", standalone_mode=False)
         printed = io.StringIO()
-        with no_click, contextlib.redirect_stdout(printed), pytest.raises(SystemExit) as stop:
+        with contextlib.redirect_stdout(printed), pytest.raises(SystemExit) as stop:
             main(["--help"])
     assert stop.value.code == 0
     assert printed.getvalue() == expected.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("columns", "pre_rendered"),
+    [("80", True), ("100", True), ("250", True), ("79", False), ("99", False), ("x", True)],
+)
+def test_only_pipes_and_wide_terminals_skip_click(columns: str, pre_rendered: bool) -> None:
+    # COLUMNS that is not a number falls back to stdout's size, 80 when it is no terminal.
+    with mock.patch.dict(os.environ, {"COLUMNS": columns}):
+        code, modules = probe("--help")
+    assert code == 0
+    assert ("click" in {m.partition(".")[0] for m in modules}) is not pre_rendered
 
 
 @pytest.mark.parametrize("args", [["--help"], ["-h"], ["--version"]])

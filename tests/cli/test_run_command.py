@@ -114,7 +114,7 @@ def test_internal_error_is_one_line_and_exit_3(
     samples: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from agentic_evals import cli as cli_module
-    from agentic_evals import evaluate as evaluate_module
+    from agentic_evals.evaluation import evaluate as evaluate_module
 
     def broken(*_: object, **__: object) -> None:
         raise RuntimeError("boom")

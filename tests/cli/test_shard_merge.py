@@ -12,10 +12,11 @@ import pytest
 from click.testing import CliRunner, Result
 
 from agentic_evals.cli import cli
-from agentic_evals.shard import SHARD_VARIABLES
+from agentic_evals.judge.shard import SHARD_VARIABLES
 
 REPO = Path(__file__).resolve().parents[2]
-VOLATILE = frozenset({"run_id", "generated_at", "duration_ms"})
+# configuration: how each command was invoked (its flags and file), not what it found.
+VOLATILE = frozenset({"run_id", "generated_at", "duration_ms", "configuration"})
 
 CASES: list[dict[str, Any]] = [
     {

@@ -10,13 +10,14 @@ from typing import Any
 
 import pytest
 import yaml
-from contract_helpers import BASE_FIXTURE, make_skill
+from builders import RUN_OK, make_skill
+from contract_helpers import BASE_FIXTURE
 
 
 @pytest.fixture
 def fixtures_dir(tmp_path: Path) -> Path:
     """``<tmp>/skill/fixtures`` inside a skill tree that has ``run.sh``."""
-    return make_skill(tmp_path / "skill")
+    return make_skill(tmp_path / "skill", files={**RUN_OK, "fixtures/": None}) / "fixtures"
 
 
 @pytest.fixture

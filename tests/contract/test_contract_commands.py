@@ -6,13 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from agentic_evals.contract.commands import (
+from agentic_evals.commands.analysis import (
     CommandContext,
+    Verdict,
     analyze,
     classify,
-    feeds_stubs,
-    is_trivial_command,
-    reaches_entrypoint,
     simple_commands,
     skill_root,
 )
@@ -28,6 +26,12 @@ def ctx(fixtures_dir: Path) -> CommandContext:
     (fixtures_dir / "stub.sh").write_text("echo fake\n")
     (skill / "notes.txt").write_text("not executable\n")
     return CommandContext.for_case(fixtures_dir)
+
+
+def reaches_entrypoint(argv: list[str], ctx: CommandContext) -> Verdict | None:
+    """The first entrypoint ``argv`` reaches, or ``None``."""
+    entrypoints = analyze(argv, ctx).entrypoints
+    return entrypoints[0][1] if entrypoints else None
 
 
 def programs(argv: list[str]) -> list[tuple[str, ...]]:
@@ -62,7 +66,6 @@ def test_trivial_commands_are_not_live(ctx: CommandContext, argv: list[str]) -> 
     assert analysis.entrypoints == []
     if "import" not in " ".join(argv):
         assert analysis.trivial
-        assert is_trivial_command(argv)
 
 
 def test_trivial_explanation_names_the_program(ctx: CommandContext) -> None:
@@ -84,7 +87,6 @@ def test_trivial_explanation_names_the_program(ctx: CommandContext) -> None:
 )
 def test_non_trivial_commands(ctx: CommandContext, argv: list[str]) -> None:
     assert not analyze(argv, ctx).trivial
-    assert not is_trivial_command(argv)
 
 
 @pytest.mark.parametrize(
@@ -206,5 +208,5 @@ def test_nesting_is_bounded() -> None:
         (["../run.sh", "data/real.json"], []),
     ],
 )
-def test_stub_inputs(argv: list[str], stubs: list[str]) -> None:
-    assert feeds_stubs(argv) == stubs
+def test_stub_inputs(ctx: CommandContext, argv: list[str], stubs: list[str]) -> None:
+    assert list(analyze(argv, ctx).stubs) == stubs

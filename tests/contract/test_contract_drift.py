@@ -5,26 +5,21 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
 from pydantic import ValidationError
 
+from agentic_evals.cli.schemas import SCHEMAS, spec
 from agentic_evals.contract.models import Fixture
-from agentic_evals.contract.schema import make_validator
-from agentic_evals.contract.yaml_io import read_document
-from agentic_evals.schemas_gen import (
-    DRAFT,
-    FIXTURE_SCHEMA_ID,
-    FLEET_SCHEMAS,
-    REPORT_SCHEMA_ID,
-    dump_schema,
-    fixture_schema,
-    report_schema,
-)
+from agentic_evals.contract.schema import FIXTURE_DOCUMENT
+from agentic_evals.documents.schema import make_validator
+from agentic_evals.documents.schema_gen import DRAFT, SCHEMA_BASE, dump_schema
+from agentic_evals.documents.yaml_io import read_document
 
 HERE = Path(__file__).resolve().parent
-SCHEMAS = HERE.parents[1] / "schemas"
+SCHEMAS_DIR = HERE.parents[1] / "schemas"
 SUFFIXES = (".json", ".yaml", ".yml")
 VALID = sorted(p for p in (HERE / "valid").iterdir() if p.suffix in SUFFIXES)
 INVALID = sorted(
@@ -35,42 +30,37 @@ INVALID = sorted(
 SCHEMA_ONLY = {"null_optional.json"}
 
 
-@pytest.mark.parametrize(
-    ("name", "generate"),
-    [
-        ("fixture.schema.json", fixture_schema),
-        ("report.schema.json", report_schema),
-        *FLEET_SCHEMAS.items(),
-    ],
-)
-def test_committed_schemas_are_regenerated_byte_for_byte(name: str, generate: object) -> None:
-    committed = (SCHEMAS / name).read_bytes()
-    assert callable(generate)
-    assert dump_schema(generate()).encode() == committed, "run scripts/gen_schemas.py"
+def fixture_schema() -> dict[str, object]:
+    return FIXTURE_DOCUMENT.build()
 
 
-def test_schemas_declare_draft_and_id() -> None:
-    for schema, schema_id in (
-        (fixture_schema(), FIXTURE_SCHEMA_ID),
-        (report_schema(), REPORT_SCHEMA_ID),
-        *(
-            (generate(), f"https://agentic-evals.dev/schemas/{name}")
-            for name, generate in FLEET_SCHEMAS.items()
-        ),
-    ):
-        assert schema["$schema"] == DRAFT and schema["$id"] == schema_id and schema["title"]
-        jsonschema.Draft202012Validator.check_schema(schema)
+@pytest.mark.parametrize("kind", list(SCHEMAS))
+def test_committed_schemas_are_regenerated_byte_for_byte(kind: str) -> None:
+    document = spec(kind)
+    committed = (SCHEMAS_DIR / document.file).read_bytes()
+    assert dump_schema(document.build()).encode() == committed, "run scripts/gen_schemas.py"
+
+
+@pytest.mark.parametrize("kind", list(SCHEMAS))
+def test_schemas_declare_draft_and_id(kind: str) -> None:
+    document = spec(kind)
+    schema = document.build()
+    assert schema["$schema"] == DRAFT and schema["$id"] == SCHEMA_BASE + document.file
+    assert schema["title"]
+    jsonschema.Draft202012Validator.check_schema(schema)
 
 
 def test_optional_fields_reject_null_but_json_values_keep_it() -> None:
-    case = fixture_schema()["$defs"]["Case"]["properties"]
+    case: Any = fixture_schema()["$defs"]
+    case = case["Case"]["properties"]
     assert case["timeout_seconds"]["type"] == "number" and "anyOf" not in case["timeout_seconds"]
-    check = fixture_schema()["$defs"]["ArtifactCheck"]["properties"]["equals"]
+    check: Any = fixture_schema()["$defs"]
+    check = check["ArtifactCheck"]["properties"]["equals"]
     assert check["$ref"] == "#/$defs/JsonValue"
 
 
 def committed_fixture_schema() -> dict[str, object]:
-    loaded: dict[str, object] = json.loads((SCHEMAS / "fixture.schema.json").read_text())
+    loaded: dict[str, object] = json.loads((SCHEMAS_DIR / "fixture.schema.json").read_text())
     return loaded
 
 
@@ -87,7 +77,8 @@ def test_valid_examples_pass_the_schema_and_the_models(path: Path) -> None:
 )
 def test_invalid_examples_the_schema_rejects_are_rejected_by_the_models(path: Path) -> None:
     parsed = read_document(path)
-    schema_errors = list(make_validator(committed_fixture_schema()).iter_errors(parsed.value))
+    document: Any = parsed.value
+    schema_errors = list(make_validator(committed_fixture_schema()).iter_errors(document))
     if not schema_errors or path.name in SCHEMA_ONLY:
         return
     with pytest.raises(ValidationError):
@@ -96,7 +87,7 @@ def test_invalid_examples_the_schema_rejects_are_rejected_by_the_models(path: Pa
 
 def test_schema_only_examples_are_still_rejected_by_the_schema() -> None:
     for name in SCHEMA_ONLY:
-        document = read_document(HERE / "invalid" / name).value
+        document: Any = read_document(HERE / "invalid" / name).value
         assert list(make_validator(committed_fixture_schema()).iter_errors(document))
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from agentic_evals.contract.load import load_fixture
+from agentic_evals.evidence.gates import load_fixture
 
 HERE = Path(__file__).resolve().parent
 SUFFIXES = (".json", ".yaml", ".yml")
@@ -26,7 +26,7 @@ EXPECT: dict[str, list[dict[str, str]]] = json.loads((HERE / "invalid" / "expect
 def test_valid_examples_load(path: Path) -> None:
     result = load_fixture(path)
     assert result.errors == [], [f.render() for f in result.errors]
-    assert result.ok and result.fixture is not None
+    assert result.ok and result.model is not None
 
 
 def test_valid_examples_warn_only_about_unknown_keys() -> None:
@@ -43,7 +43,7 @@ def test_every_invalid_example_declares_its_findings() -> None:
 @pytest.mark.parametrize("path", INVALID, ids=lambda p: p.name)
 def test_invalid_examples_report_what_they_declare(path: Path) -> None:
     result = load_fixture(path)
-    assert result.fixture is None and not result.ok
+    assert result.model is None and not result.ok
     found = {(f.code, f.pointer, f.severity) for f in result.findings}
     for item in EXPECT[path.name]:
         wanted = (item["code"], item["pointer"], item.get("severity", "error"))

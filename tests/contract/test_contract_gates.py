@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from agentic_evals.contract.load import LoadResult, load_fixture
+from agentic_evals.contract.load import LoadResult
+from agentic_evals.evidence.gates import load_fixture
 
 WriteFixture = Callable[..., Path]
 
@@ -29,7 +30,7 @@ def test_base_fixture_passes_the_gates(
     write_fixture: WriteFixture, base_doc: dict[str, Any]
 ) -> None:
     result = load(write_fixture, base_doc)
-    assert result.ok and result.fixture is not None
+    assert result.ok and result.model is not None
 
 
 @pytest.mark.parametrize("trials", [1])
@@ -140,7 +141,7 @@ def test_every_violation_is_listed(write_fixture: WriteFixture, base_doc: dict[s
         ("AE-SLOP-TRIVIAL", "/cases/0/command"),
         ("AE-SLOP-TRIVIAL", "/cases/1/command"),
     ]
-    assert result.fixture is None
+    assert result.model is None
 
 
 @pytest.mark.parametrize("kind", ["runner_selftest", "scaffold"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -9,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from agentic_evals.contract import load as load_module
-from agentic_evals.contract.load import FixtureDriftError, LoadResult, load_fixture
-from agentic_evals.contract.schema import make_validator
+from agentic_evals.documents.pipeline import DriftError, Loaded
+from agentic_evals.evidence import gates as load_module
+from agentic_evals.evidence.gates import load_fixture
 
 WriteFixture = Callable[..., Path]
 
@@ -19,12 +20,12 @@ WriteFixture = Callable[..., Path]
 def test_valid_fixture_loads(write_fixture: WriteFixture, base_doc: dict[str, Any]) -> None:
     path = write_fixture(base_doc)
     result = load_fixture(path)
-    assert isinstance(result, LoadResult)
+    assert isinstance(result, Loaded)
     assert result.ok and result.errors == [] and result.warnings == []
-    assert result.fixture is not None and result.fixture.cases[0].name == "live-run"
+    assert result.model is not None and result.model.cases[0].name == "live-run"
     assert result.path == path
     assert result.document == base_doc
-    assert result.source_bytes == path.read_bytes()
+    assert result.source == path.read_bytes()
 
 
 def test_yaml_fixture_loads(write_fixture: WriteFixture, base_doc: dict[str, Any]) -> None:
@@ -51,7 +52,7 @@ cases:
     supports_claims: [nothing]
 """
     result = load_fixture(write_fixture(text, "agentic_eval.yaml"))
-    assert result.fixture is None and not result.ok
+    assert result.model is None and not result.ok
     found = [(f.code, f.pointer, f.severity) for f in result.findings]
     expected = [
         ("AE-SCHEMA-DUPLICATE", "/cases/1/expected", "error"),
@@ -95,7 +96,7 @@ def test_unknown_keys_warn_by_default_and_reject_under_strict(
     lenient = load_fixture(path)
     assert lenient.ok and [f.code for f in lenient.warnings] == ["AE-SCHEMA-UNKNOWN"]
     strict = load_fixture(path, strict=True)
-    assert strict.fixture is None
+    assert strict.model is None
     assert [(f.code, f.severity) for f in strict.errors] == [("AE-SCHEMA-UNKNOWN", "error")]
 
 
@@ -108,7 +109,7 @@ def test_unreadable_or_malformed_files(tmp_path: Path, content: bytes | None, co
     if content is not None:
         path.write_bytes(content)
     result = load_fixture(path)
-    assert result.fixture is None and result.document is None
+    assert result.model is None and result.document is None
     assert [(f.code, f.file) for f in result.findings] == [(code, str(path))]
 
 
@@ -118,14 +119,16 @@ def test_documents_of_the_wrong_shape_give_findings(
 ) -> None:
     path = write_fixture(json.dumps(document))
     result = load_fixture(path)
-    assert result.fixture is None and result.errors
+    assert result.model is None and result.errors
 
 
 def test_schema_and_model_drift_is_an_internal_error(
     write_fixture: WriteFixture, base_doc: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A schema that accepts anything stands in for one that drifted from the models.
-    monkeypatch.setattr(load_module, "fixture_validator", lambda: make_validator({}))
+    for name in ("FIXTURE", "GATED_FIXTURE"):
+        kind = getattr(load_module, name)
+        monkeypatch.setattr(load_module, name, dataclasses.replace(kind, schema=dict))
     base_doc["cases"][0]["expected"]["exit_code"] = "zero"
-    with pytest.raises(FixtureDriftError, match="drifted"):
+    with pytest.raises(DriftError, match="drifted"):
         load_fixture(write_fixture(base_doc))

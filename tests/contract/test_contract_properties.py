@@ -13,12 +13,17 @@ from typing import Any
 
 import pytest
 import yaml
-from contract_helpers import BASE_FIXTURE, make_skill
+from builders import RUN_OK, make_skill
+from contract_helpers import BASE_FIXTURE
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonpointer import JsonPointer
 
-from agentic_evals.contract.load import LoadResult, load_fixture
+from agentic_evals.contract.load import FIXTURE, LoadResult
+from agentic_evals.contract.schema import FIXTURE_DOCUMENT
+from agentic_evals.documents.pipeline import Loaded, trusted
+from agentic_evals.documents.schema import make_validator
+from agentic_evals.evidence.gates import load_fixture
 
 SCALARS = (
     st.none()
@@ -103,12 +108,15 @@ RICH_FIXTURE["cases"] = [
 
 @pytest.fixture(scope="module")
 def skill_fixtures(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return make_skill(tmp_path_factory.mktemp("props") / "skill")
+    return (
+        make_skill(tmp_path_factory.mktemp("props") / "skill", files={**RUN_OK, "fixtures/": None})
+        / "fixtures"
+    )
 
 
 def check(result: LoadResult) -> None:
-    assert isinstance(result, LoadResult)
-    if result.fixture is not None:
+    assert isinstance(result, Loaded)
+    if result.model is not None:
         assert result.ok and result.errors == []
     else:
         assert result.errors
@@ -196,20 +204,19 @@ def test_the_unmutated_bases_are_schema_valid(skill_fixtures: Path) -> None:
     assert [f.code for f in rich.errors if f.code.startswith("AE-SCHEMA")] == []
 
 
+FIXTURE_VALIDATOR = make_validator(FIXTURE_DOCUMENT.build())
+
+
 @given(document=mutated_fixtures())
 def test_the_models_fast_path_never_accepts_what_the_schema_rejects(document: Any) -> None:
     # load_fixture skips the jsonschema walk when the strict models accept a
     # document outright; that is only sound while the two agree.
-    from agentic_evals.contract.load import _plainly_valid, fixture_validator
-
-    if _plainly_valid(document) is not None:
-        errors = [e.message for e in fixture_validator().iter_errors(document)]
+    if trusted(FIXTURE, document) is not None:
+        errors = [e.message for e in FIXTURE_VALIDATOR.iter_errors(document)]
         assert errors == []
 
 
 @given(document=JSON)
 def test_the_fast_path_agrees_on_arbitrary_values(document: Any) -> None:
-    from agentic_evals.contract.load import _plainly_valid, fixture_validator
-
-    if _plainly_valid(document) is not None:
-        assert not list(fixture_validator().iter_errors(document))
+    if trusted(FIXTURE, document) is not None:
+        assert not list(FIXTURE_VALIDATOR.iter_errors(document))

@@ -6,16 +6,17 @@ from typing import Any
 
 import pytest
 
-from agentic_evals.contract.load import fixture_validator
+from agentic_evals.contract.load import FIXTURE
 from agentic_evals.contract.models import Fixture
-from agentic_evals.contract.schema import schema_findings
-from agentic_evals.contract.unknown_keys import unknown_key_findings
-from agentic_evals.contract.yaml_io import parse_bytes
+from agentic_evals.documents.pipeline import validator
+from agentic_evals.documents.schema import schema_findings
+from agentic_evals.documents.unknown_keys import unknown_key_findings
+from agentic_evals.documents.yaml_io import parse_bytes
 
 
 def errors(document: Any) -> list[tuple[str, str, str]]:
     return [
-        (f.code, f.pointer, f.message) for f in schema_findings(fixture_validator(), document, {})
+        (f.code, f.pointer, f.message) for f in schema_findings(validator(FIXTURE), document, {})
     ]
 
 
@@ -164,7 +165,7 @@ def test_all_errors_are_reported_in_document_order() -> None:
         b"  - name: a\n    type: pos\n    command: x\n    expected: {exit_code: '0'}\n"
     )
     parsed = parse_bytes(text, "yaml")
-    found = schema_findings(fixture_validator(), parsed.value, parsed.positions)
+    found = schema_findings(validator(FIXTURE), parsed.value, parsed.positions)
     assert [(f.pointer, f.line) for f in found] == [
         ("/trials", 3),
         ("/cases/0/type", 6),

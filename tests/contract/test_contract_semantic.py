@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from agentic_evals.contract.load import load_fixture
 from agentic_evals.contract.rules.semantic import semantic_findings
+from agentic_evals.evidence.gates import load_fixture
 
 WriteFixture = Callable[..., Path]
 
@@ -33,7 +33,7 @@ def artifact_doc(base_doc: dict[str, Any], *checks: dict[str, Any]) -> dict[str,
 def test_base_fixture_is_clean(write_fixture: WriteFixture, base_doc: dict[str, Any]) -> None:
     result = load_fixture(write_fixture(base_doc))
     assert result.findings == []
-    assert result.fixture is not None
+    assert result.model is not None
 
 
 def test_duplicate_case_names(write_fixture: WriteFixture, base_doc: dict[str, Any]) -> None:
@@ -170,7 +170,7 @@ def test_artifact_check_rules(
 
 
 def test_valid_artifact_checks_pass(write_fixture: WriteFixture, base_doc: dict[str, Any]) -> None:
-    checks = [
+    checks: list[dict[str, Any]] = [
         {"path": "out.json", "json_pointer": "/a/0", "equals": None},
         {"path": "out.json", "json_pointer": "", "is_artifact": True},
         {"glob": "reports/**/*.json", "json_pointer": "/ok", "equals_artifact": {"path": "b.json"}},
@@ -256,5 +256,6 @@ def test_threat_assumption_only_on_adversarial_cases(
 
 
 def test_rules_survive_documents_of_the_wrong_shape(tmp_path: Path) -> None:
-    for doc in ([], {"cases": "x"}, {"cases": [1, None, {"expected": []}]}, {"seams": {}}):
+    documents: list[object] = [[], {"cases": "x"}, {"cases": [1, None, {"expected": []}]}]
+    for doc in [*documents, {"seams": {}}]:
         assert semantic_findings(doc, tmp_path) == []

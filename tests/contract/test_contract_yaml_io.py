@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from agentic_evals.contract.positions import MAX_DEPTH, position_of
-from agentic_evals.contract.yaml_io import format_for, parse_bytes, read_document
+from agentic_evals.documents.positions import MAX_DEPTH, position_of
+from agentic_evals.documents.yaml_io import format_for, parse_bytes, read_document
 
 
 def codes_of(data: str, fmt: str) -> list[tuple[str, str, int | None, int | None]]:

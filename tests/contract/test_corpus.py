@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from agentic_evals.contract.load import load_fixture
+from agentic_evals.evidence.gates import load_fixture
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO.parent / "shared" / "corpus" / "agent-skills"

@@ -8,8 +8,9 @@ from typing import Any
 
 import jsonschema
 import pytest
+from builders import PROD, SCHEMAS, make_skill
 from click.testing import CliRunner
-from coverage_helpers import SCHEMAS, bare_case, case, fixture, make_skill, seam
+from coverage_helpers import bare_case, case, fixture, seam
 
 from agentic_evals.cli import cli
 
@@ -26,17 +27,21 @@ def check(document: Any, schema_name: str) -> None:
 
 @pytest.fixture
 def ready(tmp_path: Path) -> Path:
-    return make_skill(tmp_path / "ready", fixture([case("c", "s")], [seam("s")]))
+    return make_skill(
+        tmp_path / "ready", files=PROD, fixture=fixture([case("c", "s")], [seam("s")])
+    )
 
 
 @pytest.fixture
 def weak(tmp_path: Path) -> Path:
-    return make_skill(tmp_path / "weak", fixture([bare_case("b", "s")], [seam("s")]))
+    return make_skill(
+        tmp_path / "weak", files=PROD, fixture=fixture([bare_case("b", "s")], [seam("s")])
+    )
 
 
 @pytest.fixture
 def none_critical(tmp_path: Path) -> Path:
-    return make_skill(tmp_path / "none", fixture([case("c")]))
+    return make_skill(tmp_path / "none", files=PROD, fixture=fixture([case("c")]))
 
 
 def test_show_exits_0_when_ready_and_writes_valid_json(ready: Path, tmp_path: Path) -> None:

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from builders import AGENT_SKILLS as CORPUS
+from builders import REPO, SCHEMAS
 from click.testing import CliRunner
-from coverage_helpers import CORPUS, REPO, SCHEMAS
 
 from agentic_evals.cli import cli
 from agentic_evals.coverage.audit import audit_coverage
@@ -72,7 +73,7 @@ def test_undeclared_seams_of_other_skills(audit: CoverageAudit) -> None:
 @corpus_only
 def test_a_detection_lacks_value_representation_seams(audit: CoverageAudit) -> None:
     gaps = skill(audit, "a-detection").prioritized_gaps
-    missing = sorted(g.claim_id for g in gaps if g.kind == "missing_value_representation_seam")
+    missing = sorted(str(g.claim_id) for g in gaps if g.kind == "missing_value_representation_seam")
     # A seam *named* value-representation is of type typed-boundary: it does not count.
     assert missing == ["unicode-replay", "value-representation"]
 

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from coverage_helpers import bare_case, case, fixture, live_case, make_skill, seam
+from builders import PROD, make_skill
+from coverage_helpers import bare_case, case, fixture, live_case, seam
 
 from agentic_evals.coverage.models import CoverageReport, SeamCoverage
 from agentic_evals.coverage.show import show_coverage
 
 
 def show(tmp_path: Path, document: dict[str, object]) -> CoverageReport:
-    return show_coverage(make_skill(tmp_path / "demo", document))
+    return show_coverage(make_skill(tmp_path / "demo", files=PROD, fixture=document))
 
 
 def only_seam(report: CoverageReport) -> SeamCoverage:
@@ -170,7 +171,9 @@ def test_a_case_the_models_reject_is_left_out(tmp_path: Path) -> None:
 
 
 def test_an_unparsable_fixture_makes_the_skill_not_ready(tmp_path: Path) -> None:
-    skill = make_skill(tmp_path / "demo", fixture([case("c", "s")], [seam("s")]))
+    skill = make_skill(
+        tmp_path / "demo", files=PROD, fixture=fixture([case("c", "s")], [seam("s")])
+    )
     (skill / "fixtures" / "agentic_eval_extra.json").write_text("{ not json")
     report = show_coverage(skill)
     assert "AE-COV-FIXTURE-UNREADABLE" in codes_of(report)

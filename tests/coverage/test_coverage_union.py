@@ -5,23 +5,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from coverage_helpers import (
-    bare_case,
-    case,
-    fixture,
-    live_case,
-    make_skill,
-    registry,
-    regression,
-    seam,
-)
+from builders import PROD, make_skill
+from coverage_helpers import bare_case, case, fixture, live_case, registry, regression, seam
 
 from agentic_evals.coverage.show import show_coverage
 
 
 def test_a_live_sibling_fixture_is_unioned(tmp_path: Path) -> None:
     primary = fixture([case("det", "s")], [seam("s", "deterministic", "live_e2e")])
-    skill = make_skill(tmp_path / "demo", primary)
+    skill = make_skill(tmp_path / "demo", files=PROD, fixture=primary)
     live = fixture([live_case("live", "s"), case("other", "t")], [seam("t")])
     (skill / "fixtures" / "agentic_eval_live.json").write_text(json.dumps(live))
     report = show_coverage(skill)
@@ -37,14 +29,17 @@ def test_a_live_sibling_fixture_is_unioned(tmp_path: Path) -> None:
 
 def test_without_the_live_sibling_the_same_seam_is_not_covered(tmp_path: Path) -> None:
     primary = fixture([case("det", "s")], [seam("s", "deterministic", "live_e2e")])
-    report = show_coverage(make_skill(tmp_path / "demo", primary))
+    report = show_coverage(make_skill(tmp_path / "demo", files=PROD, fixture=primary))
     assert report.seams[0].missing_evidence == ["live_e2e"]
     assert report.summary.verdict == "NOT_READY"
 
 
 def test_a_skill_with_only_variant_fixtures_and_yaml_is_read(tmp_path: Path) -> None:
     skill = make_skill(
-        tmp_path / "demo", fixture([bare_case("b", "s")], [seam("s")]), name="agentic_eval_x.json"
+        tmp_path / "demo",
+        files=PROD,
+        fixture=fixture([bare_case("b", "s")], [seam("s")]),
+        fixture_name="agentic_eval_x.json",
     )
     yaml_text = (
         "version: 2\nskill: demo\ntrials: 2\ncases:\n"
@@ -60,7 +55,7 @@ def test_a_skill_with_only_variant_fixtures_and_yaml_is_read(tmp_path: Path) -> 
 
 def test_a_seam_declared_differently_is_merged_strictly(tmp_path: Path) -> None:
     primary = fixture([case("det", "s")], [seam("s", "deterministic", criticality="important")])
-    skill = make_skill(tmp_path / "demo", primary)
+    skill = make_skill(tmp_path / "demo", files=PROD, fixture=primary)
     other = fixture([case("o")], [seam("s", "live_e2e")])
     (skill / "fixtures" / "agentic_eval_more.json").write_text(json.dumps(other))
     report = show_coverage(skill)
@@ -81,7 +76,9 @@ def test_incident_regressions_are_listed_at_their_seams(tmp_path: Path) -> None:
         regression("r-elsewhere", "nowhere"),
     )
     document = fixture([case("c", "a")], [seam("a"), seam("b")])
-    report = show_coverage(make_skill(tmp_path / "demo", document, registry=records))
+    report = show_coverage(
+        make_skill(tmp_path / "demo", files=PROD, fixture=document, registry=records)
+    )
     coverage = {s.seam_id: s for s in report.seams}
     assert coverage["a"].incident_regressions == ["r-ids", "r-alias"]
     assert coverage["b"].incident_regressions == ["r-ids", "r-exempt"]
@@ -95,14 +92,18 @@ def test_incident_regressions_are_listed_at_their_seams(tmp_path: Path) -> None:
 def test_incidents_rank_gaps_within_a_tie(tmp_path: Path) -> None:
     records = registry(regression("r1", "z"))
     document = fixture([case("c")], [seam("a"), seam("z")])
-    report = show_coverage(make_skill(tmp_path / "demo", document, registry=records))
+    report = show_coverage(
+        make_skill(tmp_path / "demo", files=PROD, fixture=document, registry=records)
+    )
     assert [g.seam_id for g in report.prioritized_gaps] == ["z", "a"]
 
 
 def test_a_registry_the_loader_rejects_is_still_read(tmp_path: Path) -> None:
     records = [{"regression_id": "r1", "seam_ids": ["a"], "status": "ACTIVE"}, {"oops": 1}]
     document = fixture([case("c", "a")], [seam("a")])
-    report = show_coverage(make_skill(tmp_path / "demo", document, registry=records))
+    report = show_coverage(
+        make_skill(tmp_path / "demo", files=PROD, fixture=document, registry=records)
+    )
     assert report.seams[0].incident_regressions == ["r1"]
     problems = [f for f in report.findings if f.code == "AE-COV-REGISTRY"]
     assert problems and all(f.severity == "warning" for f in problems)
@@ -110,7 +111,9 @@ def test_a_registry_the_loader_rejects_is_still_read(tmp_path: Path) -> None:
 
 
 def test_an_unreadable_registry_lists_no_incidents(tmp_path: Path) -> None:
-    skill = make_skill(tmp_path / "demo", fixture([case("c", "a")], [seam("a")]))
+    skill = make_skill(
+        tmp_path / "demo", files=PROD, fixture=fixture([case("c", "a")], [seam("a")])
+    )
     (skill / "fixtures" / "regressions.json").write_text("{")
     report = show_coverage(skill)
     assert report.seams[0].incident_regressions == []
@@ -119,5 +122,7 @@ def test_an_unreadable_registry_lists_no_incidents(tmp_path: Path) -> None:
 
 
 def test_no_registry_is_no_incident(tmp_path: Path) -> None:
-    report = show_coverage(make_skill(tmp_path / "demo", fixture([case("c", "a")], [seam("a")])))
+    report = show_coverage(
+        make_skill(tmp_path / "demo", files=PROD, fixture=fixture([case("c", "a")], [seam("a")]))
+    )
     assert report.registry is None and report.findings == []

@@ -5,14 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from coverage_helpers import bare_case, case, fixture, make_skill, seam
+from builders import PROD, make_skill
+from coverage_helpers import bare_case, case, fixture, seam
 
 from agentic_evals.coverage.models import CoverageReport
 from agentic_evals.coverage.show import show_coverage
 
 
 def show(tmp_path: Path, document: dict[str, Any]) -> CoverageReport:
-    return show_coverage(make_skill(tmp_path / "demo", document))
+    return show_coverage(make_skill(tmp_path / "demo", files=PROD, fixture=document))
 
 
 def value_claim(claim_id: str = "v", *required: str) -> dict[str, Any]:

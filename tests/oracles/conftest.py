@@ -3,63 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+from builders import FakeProcess as FakeOutcome
+from builders import FakeStream, case
 
 from agentic_evals.contract.models import Case
 from agentic_evals.oracles.base import OracleContext
 
 
-@dataclass(frozen=True)
-class FakeStream:
-    """Kept bytes plus how many were written in all (more means truncated)."""
-
-    data: bytes = b""
-    written: int | None = None
-
-    @property
-    def total_bytes(self) -> int:
-        return len(self.data) if self.written is None else self.written
-
-    @property
-    def kept_bytes(self) -> int:
-        return len(self.data)
-
-    @property
-    def truncated(self) -> bool:
-        return self.total_bytes > self.kept_bytes
-
-    def contains(self, needle: bytes) -> bool:
-        return needle in self.data
-
-    def excerpt(self, limit_chars: int = 10_000) -> str:
-        return self.data.decode("utf-8", errors="replace")[:limit_chars]
-
-
-@dataclass(frozen=True)
-class FakeOutcome:
-    exit_code: int | None = 0
-    term_signal: int | None = None
-    timed_out: bool = False
-    start_error: str | None = None
-    duration_ms: int = 5
-    stdout: FakeStream = field(default_factory=FakeStream)
-    stderr: FakeStream = field(default_factory=FakeStream)
-    orphan_pids: tuple[int, ...] = ()
-
-
 def build_case(expected: dict[str, Any], **extra: Any) -> Case:
-    raw: dict[str, Any] = {
-        "name": "c",
-        "type": "positive",
-        "command": ["true"],
-        "expected": {"exit_code": 0, **expected},
-        **extra,
-    }
-    return Case.model_validate(raw)
+    return Case.model_validate(case(expected={"exit_code": 0, **expected}, **extra))
 
 
 @pytest.fixture

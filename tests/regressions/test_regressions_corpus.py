@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from builders import AGENT_SKILLS as CORPUS
 from click.testing import CliRunner
-from regression_helpers import CORPUS, freeze_today
+from regression_helpers import freeze_today
 
 from agentic_evals.cli import cli
 from agentic_evals.regressions.audit import show_skill

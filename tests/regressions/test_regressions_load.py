@@ -6,13 +6,14 @@ import json
 from pathlib import Path
 
 import jsonschema
-from regression_helpers import REPO, SCHEMA, make_skill, record, registry
+from builders import REPO
+from regression_helpers import SCHEMA, guarded_skill, record, registry
 
-from agentic_evals.regressions.load import RegistryLoad, load_registry
+from agentic_evals.regressions.load import RegistryLoad, is_foreign, load_registry
 
 
 def load(tmp_path: Path, document: object) -> RegistryLoad:
-    return load_registry(make_skill(tmp_path, document) / "fixtures" / "regressions.json")
+    return load_registry(guarded_skill(tmp_path, document) / "fixtures" / "regressions.json")
 
 
 def codes_at(loaded: RegistryLoad) -> set[tuple[str, str, str]]:
@@ -22,19 +23,19 @@ def codes_at(loaded: RegistryLoad) -> set[tuple[str, str, str]]:
 def test_a_minimal_record_takes_the_documented_defaults(tmp_path: Path) -> None:
     minimal = {"regression_id": "r", "retained_case": "guard"}
     loaded = load(tmp_path, registry(minimal))
-    assert loaded.findings == [] and loaded.registry is not None
-    only = loaded.registry.regressions[0]
+    assert loaded.findings == [] and loaded.model is not None
+    only = loaded.model.regressions[0]
     assert only.status == "ACTIVE"
     assert only.retained_fixture == "agentic_eval.json"
     assert only.fail_before_fix is None and only.proof_command == []
-    proof = load(tmp_path / "b", registry(record())).registry
+    proof = load(tmp_path / "b", registry(record())).model
     assert proof is not None and proof.regressions[0].fail_before_fix is not None
     assert proof.regressions[0].fail_before_fix.expected_fail is True
 
 
 def test_a_duplicate_regression_id_is_an_error_at_the_repeat(tmp_path: Path) -> None:
     loaded = load(tmp_path, registry(record("same"), record("other"), record("same")))
-    assert loaded.registry is None
+    assert loaded.model is None
     [error] = loaded.errors
     assert (error.code, error.pointer) == ("AE-SCHEMA-DUPLICATE", "/regressions/2/regression_id")
     assert "first at /regressions/0" in error.message
@@ -46,13 +47,13 @@ def test_a_duplicate_regression_id_is_an_error_at_the_repeat(tmp_path: Path) -> 
 def test_retired_needs_a_retirement(tmp_path: Path) -> None:
     loaded = load(tmp_path, registry(record(status="RETIRED")))
     assert codes_at(loaded) == {("error", "AE-REG-RETIREMENT", "/regressions/0")}
-    assert loaded.registry is None
+    assert loaded.model is None
     for retirement in ("guard moved to the unit tests", {"date": "2026-05-01", "reason": "gone"}):
         ok = load(
             tmp_path / str(len(str(retirement))),
             registry(record(status="RETIRED", retirement=retirement)),
         )
-        assert ok.registry is not None and ok.findings == []
+        assert ok.model is not None and ok.findings == []
     empty = load(tmp_path / "empty", registry(record(status="RETIRED", retirement={})))
     assert "AE-SCHEMA-VALUE" in {f.code for f in empty.errors}
 
@@ -68,7 +69,7 @@ def test_wrong_types_and_missing_fields_are_all_reported(tmp_path: Path) -> None
     bad = record(claim_ids="one.claim", fail_before_fix={"proof_command": "bash -c 'exit 1'"})
     del bad["retained_case"]
     loaded = load(tmp_path, registry(bad, {"retained_case": "guard"}))
-    assert loaded.registry is None
+    assert loaded.model is None
     assert {(f.code, f.pointer) for f in loaded.errors} == {
         ("AE-SCHEMA-TYPE", "/regressions/0/claim_ids"),
         ("AE-SCHEMA-TYPE", "/regressions/0/fail_before_fix/proof_command"),
@@ -97,13 +98,13 @@ def test_aliases_load_with_warnings_and_resolve(tmp_path: Path) -> None:
         fail_before_fix={"proof_command": ["true"], "last_proven": "2026-09-02T21:41:44+00:00"},
     )
     loaded = load(tmp_path, registry(aliased))
-    assert loaded.registry is not None
+    assert loaded.model is not None
     assert codes_at(loaded) == {
         ("warning", "AE-REG-ALIAS", "/regressions/0/claims_threatened"),
         ("warning", "AE-REG-ALIAS", "/regressions/0/seams"),
         ("warning", "AE-REG-ALIAS", "/regressions/0/fail_before_fix/last_proven"),
     }
-    only = loaded.registry.regressions[0]
+    only = loaded.model.regressions[0]
     assert (only.claims, only.seam_list) == (["c.one"], ["s.one"])
     assert only.proven_on == "2026-09-02T21:41:44+00:00"
 
@@ -125,7 +126,7 @@ def test_unknown_keys_warn_with_a_suggestion_and_load(tmp_path: Path) -> None:
         "proven_date": "2026-08-18",
     }
     loaded = load(tmp_path, registry(extra, skill="demo", note="prose"))
-    assert loaded.registry is not None and loaded.errors == []
+    assert loaded.model is not None and loaded.errors == []
     warnings = {f.pointer: f.message for f in loaded.warnings}
     assert set(warnings) == {
         "/regressions/0/evidence_clas",
@@ -134,7 +135,7 @@ def test_unknown_keys_warn_with_a_suggestion_and_load(tmp_path: Path) -> None:
         "/regressions/0/fail_before_fix/proven_date",
     }
     assert "did you mean 'evidence_class'?" in warnings["/regressions/0/evidence_clas"]
-    kept = loaded.registry.regressions[0].model_extra or {}
+    kept = loaded.model.regressions[0].model_extra or {}
     assert kept["rationale"] == "why"
 
 
@@ -157,11 +158,11 @@ def test_dates_and_paths_are_checked(tmp_path: Path) -> None:
 def test_another_tools_document_is_not_a_registry(tmp_path: Path) -> None:
     foreign = {"schema_version": "ai_detection.development_regressions.v1", "incidents": []}
     loaded = load(tmp_path, foreign)
-    assert loaded.foreign and loaded.registry is None
+    assert is_foreign(loaded) and loaded.model is None
     [finding] = loaded.findings
     assert finding.code == "AE-REG-FOREIGN" and "ai_detection" in finding.message
-    assert load(tmp_path / "b", {"schema": "something.else.v3"}).foreign
-    assert not load(tmp_path / "c", {"regressions": []}).foreign
+    assert is_foreign(load(tmp_path / "b", {"schema": "something.else.v3"}))
+    assert not is_foreign(load(tmp_path / "c", {"regressions": []}))
 
 
 def test_valid_registries_pass_the_committed_schema(tmp_path: Path) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from regression_helpers import REPO
+from builders import REPO
 
-from agentic_evals.contract.load import load_fixture
+from agentic_evals.evidence.gates import load_fixture
 from agentic_evals.regressions.audit import needs_attention, show_skill
 from agentic_evals.regressions.load import load_registry
 from agentic_evals.regressions.verify import verify_skill
@@ -17,10 +17,10 @@ FIXTURES = REPO / "fixtures"
 
 def test_the_own_registry_loads_cleanly_with_at_least_three_proven_guards() -> None:
     loaded = load_registry(FIXTURES / "regressions.json")
-    assert loaded.registry is not None and loaded.findings == []
-    records = loaded.registry.regressions
+    assert loaded.model is not None and loaded.findings == []
+    records = loaded.model.regressions
     assert len(records) >= 3 and all(r.status == "ACTIVE" for r in records)
-    cases = load_fixture(FIXTURES / "agentic_eval.json", strict=True).fixture
+    cases = load_fixture(FIXTURES / "agentic_eval.json", strict=True).model
     assert cases is not None
     names = {case.name for case in cases.cases}
     for record in records:

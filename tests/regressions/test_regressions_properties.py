@@ -69,7 +69,7 @@ def test_any_mutation_loads_or_is_located(
     path: Path = tmp_path_factory.mktemp("registry") / "regressions.json"
     path.write_text(json.dumps(document))
     loaded = load_registry(path)
-    assert (loaded.registry is None) == bool(loaded.errors)
+    assert (loaded.model is None) == bool(loaded.errors)
     for finding in loaded.findings:
         resolve_pointer(document, finding.pointer)  # every pointer resolves
         assert finding.file == str(path)
@@ -80,6 +80,6 @@ def test_any_top_level_shape_never_crashes(tmp_path_factory: Any, top: dict[str,
     path: Path = tmp_path_factory.mktemp("registry") / "regressions.json"
     path.write_text(json.dumps(top))
     loaded = load_registry(path)
-    assert loaded.registry is None or not loaded.errors
+    assert loaded.model is None or not loaded.errors
     for finding in loaded.findings:
         resolve_pointer(top, finding.pointer)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from regression_helpers import fixture_doc, freeze_today, make_skill, record, registry
+from regression_helpers import fixture_doc, freeze_today, guarded_skill, record, registry
 
 from agentic_evals.cli import cli
 from agentic_evals.regressions.audit import show_skill
@@ -27,26 +27,26 @@ def row(skill: Path) -> RegressionRow:
 
 
 def test_a_guard_in_a_fixture_that_loads_is_protected(tmp_path: Path) -> None:
-    only = row(make_skill(tmp_path, registry(record())))
+    only = row(guarded_skill(tmp_path, registry(record())))
     assert only.protected and only.established_fail_before_fix and not only.stale_live_proof
     assert only.issues == []
 
 
 def test_a_missing_or_renamed_retained_case_is_unprotected(tmp_path: Path) -> None:
-    renamed = make_skill(tmp_path, registry(record()), fixture=fixture_doc("other", "guards"))
+    renamed = guarded_skill(tmp_path, registry(record()), fixture=fixture_doc("other", "guards"))
     only = row(renamed)
     assert not only.protected
     assert only.issues == [
         "UNPROTECTED: retained case 'guard' is not in agentic_eval.json; renamed to 'guards'?"
     ]
-    elsewhere = make_skill(tmp_path, registry(record(retained_fixture="gone.json")), name="b")
+    elsewhere = guarded_skill(tmp_path, registry(record(retained_fixture="gone.json")), name="b")
     assert row(elsewhere).issues == ["UNPROTECTED: retained fixture gone.json does not exist"]
 
 
 def test_a_retained_fixture_that_does_not_load_protects_nothing(tmp_path: Path) -> None:
     broken = fixture_doc("guard")
     broken["version"] = 1
-    only = row(make_skill(tmp_path, registry(record()), fixture=broken))
+    only = row(guarded_skill(tmp_path, registry(record()), fixture=broken))
     assert not only.protected
     [issue] = only.issues
     assert issue.startswith("UNPROTECTED: retained fixture agentic_eval.json does not load")
@@ -54,7 +54,7 @@ def test_a_retained_fixture_that_does_not_load_protects_nothing(tmp_path: Path) 
 
 
 def test_a_proof_never_recorded_is_never_proven(tmp_path: Path) -> None:
-    skill = make_skill(
+    skill = guarded_skill(
         tmp_path,
         registry(
             record("no-date", last_proven=None),
@@ -74,7 +74,7 @@ def test_a_proof_never_recorded_is_never_proven(tmp_path: Path) -> None:
 
 
 def test_a_live_proof_goes_stale_by_date(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    skill = make_skill(
+    skill = guarded_skill(
         tmp_path,
         registry(
             record("live", evidence_class="live_e2e", last_proven="2026-03-01"),
@@ -95,7 +95,7 @@ def test_a_live_proof_goes_stale_by_date(tmp_path: Path, monkeypatch: pytest.Mon
 
 
 def test_retired_and_exempt_records_are_listed_not_counted(tmp_path: Path) -> None:
-    skill = make_skill(
+    skill = guarded_skill(
         tmp_path,
         registry(
             record("old", status="RETIRED", retirement={"reason": "feature removed"}),
@@ -126,7 +126,7 @@ def test_open_incidents_that_no_regression_maps_are_listed(tmp_path: Path) -> No
         record("c", incident="by-string"),
         record("d", incident="only-retired", status="RETIRED", retirement="superseded"),
     ]
-    document = show(make_skill(tmp_path, registry(*records, incidents=incidents)))
+    document = show(guarded_skill(tmp_path, registry(*records, incidents=incidents)))
     assert [i.id for i in document.unmapped_incidents] == ["unmapped", "only-retired"]
     assert document.unmapped_incidents[0].summary == "nobody guards this"
     assert document.summary.unmapped_incidents == 2
@@ -138,22 +138,22 @@ def invoke(*args: str) -> tuple[int, str]:
 
 
 def test_show_exit_codes(tmp_path: Path) -> None:
-    clean = make_skill(tmp_path, registry(record()), name="clean")
+    clean = guarded_skill(tmp_path, registry(record()), name="clean")
     assert invoke("show", str(clean))[0] == 0
-    unprotected = make_skill(tmp_path, registry(record(retained_case="x")), name="unprotected")
+    unprotected = guarded_skill(tmp_path, registry(record(retained_case="x")), name="unprotected")
     code, output = invoke("show", str(unprotected))
     assert code == 1 and "UNPROTECTED" in output and "exit 1" in output
     assert invoke("show", str(unprotected), "--report-only")[0] == 0
-    unmapped = make_skill(tmp_path, registry(record(), incidents=[{"id": "i"}]), name="unmapped")
+    unmapped = guarded_skill(tmp_path, registry(record(), incidents=[{"id": "i"}]), name="unmapped")
     assert invoke("show", str(unmapped))[0] == 1
-    stale = make_skill(
+    stale = guarded_skill(
         tmp_path, registry(record(evidence_class="live_e2e", last_proven="2000-01-01")), name="s"
     )
     assert invoke("show", str(stale))[0] == 0  # freshness is reported, not gated
 
 
 def test_show_exits_2_on_invalid_input(tmp_path: Path) -> None:
-    duplicate = make_skill(tmp_path, registry(record("x"), record("x")), name="dup")
+    duplicate = guarded_skill(tmp_path, registry(record("x"), record("x")), name="dup")
     code, output = invoke("show", str(duplicate))
     assert code == 2 and "AE-SCHEMA-DUPLICATE" in output and "invalid registry" in output
     assert invoke("show", str(tmp_path / "missing"))[0] == 2
@@ -163,7 +163,7 @@ def test_show_exits_2_on_invalid_input(tmp_path: Path) -> None:
 
 
 def test_show_writes_the_documented_fields(tmp_path: Path) -> None:
-    skill = make_skill(tmp_path, registry(record()))
+    skill = guarded_skill(tmp_path, registry(record()))
     output = tmp_path / "show.json"
     assert invoke("show", str(skill), "-o", str(output))[0] == 0
     document = json.loads(output.read_text())
@@ -189,13 +189,13 @@ def test_show_writes_the_documented_fields(tmp_path: Path) -> None:
 
 
 def test_audit_walks_skills_skips_foreign_files_and_keeps_going(tmp_path: Path) -> None:
-    make_skill(tmp_path, registry(record()), name="a-good")
-    make_skill(tmp_path, registry(record(retained_case="gone")), name="b-unprotected")
-    foreign = make_skill(tmp_path, registry(record()), name="c-local")
+    guarded_skill(tmp_path, registry(record()), name="a-good")
+    guarded_skill(tmp_path, registry(record(retained_case="gone")), name="b-unprotected")
+    foreign = guarded_skill(tmp_path, registry(record()), name="c-local")
     (foreign / "fixtures" / "regressions.local.json").write_text(
         json.dumps({"schema_version": "other.v1", "incidents": []})
     )
-    make_skill(tmp_path, {"schema": "other.v2"}, name="d-foreign")
+    guarded_skill(tmp_path, {"schema": "other.v2"}, name="d-foreign")
     (tmp_path / "e-no-registry").mkdir()
     document = audit_tree(tmp_path)
     assert [s.skill for s in document.skills] == ["a-good", "b-unprotected", "c-local"]
@@ -206,7 +206,7 @@ def test_audit_walks_skills_skips_foreign_files_and_keeps_going(tmp_path: Path) 
     assert document.summary.regressions.unprotected == 1
     assert invoke("audit", str(tmp_path))[0] == 1
     assert invoke("audit", str(tmp_path), "--report-only")[0] == 0
-    make_skill(tmp_path, registry(record("x"), record("x")), name="f-invalid")
+    guarded_skill(tmp_path, registry(record("x"), record("x")), name="f-invalid")
     output = tmp_path / "audit.json"
     code, _ = invoke("audit", str(tmp_path), "-o", str(output))
     written = json.loads(output.read_text())

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from regression_helpers import fixture_doc, freeze_today, make_skill, record, registry
+from regression_helpers import fixture_doc, freeze_today, guarded_skill, record, registry
 
 from agentic_evals.cli import cli
 from agentic_evals.regressions.judge import ProofRun, judge
@@ -29,7 +29,7 @@ def verify(skill: Path, **options: Any) -> RegressionsVerify:
 
 
 def one(tmp_path: Path, **fields: Any) -> VerifyResult:
-    [result] = verify(make_skill(tmp_path, registry(record(**fields)))).results
+    [result] = verify(guarded_skill(tmp_path, registry(record(**fields)))).results
     return result
 
 
@@ -82,7 +82,7 @@ def test_a_proof_that_cannot_start_is_unproven_with_the_reason(tmp_path: Path) -
 
 
 def test_a_proof_that_hangs_is_killed_and_unproven(tmp_path: Path) -> None:
-    skill = make_skill(tmp_path, registry(record(fail_before_fix=bash("sleep 30 & sleep 30"))))
+    skill = guarded_skill(tmp_path, registry(record(fail_before_fix=bash("sleep 30 & sleep 30"))))
     [result] = verify(skill, timeout_seconds=0.5).results
     assert result.timed_out and result.proof_exit_code is None
     assert result.detail == "the proof timed out after 0.5s and was killed"
@@ -92,7 +92,7 @@ def test_proofs_run_without_a_shell_from_their_cwd(tmp_path: Path) -> None:
     literal = {"proof_command": ["echo", "GUARD_CAUGHT_IT; exit 1"]}
     assert one(tmp_path, fail_before_fix=literal).verdict == "unproven"  # echo exits 0
     in_sub = {**bash("cat marker; exit 1"), "cwd": "sub"}
-    skill = make_skill(tmp_path / "b", registry(record(fail_before_fix=in_sub)))
+    skill = guarded_skill(tmp_path / "b", registry(record(fail_before_fix=in_sub)))
     (skill / "sub").mkdir()
     (skill / "sub" / "marker").write_text("GUARD_CAUGHT_IT\n")
     (skill / "marker").write_text("wrong folder\n")
@@ -100,7 +100,7 @@ def test_proofs_run_without_a_shell_from_their_cwd(tmp_path: Path) -> None:
 
 
 def test_only_active_records_run(tmp_path: Path) -> None:
-    skill = make_skill(
+    skill = guarded_skill(
         tmp_path,
         registry(
             record("old", status="RETIRED", retirement="gone", fail_before_fix=bash("touch ran")),
@@ -141,13 +141,13 @@ def invoke(*args: str) -> tuple[int, str]:
 
 
 def test_verify_exit_codes(tmp_path: Path) -> None:
-    good = make_skill(tmp_path, registry(record()), name="good")
+    good = guarded_skill(tmp_path, registry(record()), name="good")
     assert invoke(str(good))[0] == 0
-    weak = make_skill(tmp_path, registry(record(), record("w", failure_code=None)), name="weak")
+    weak = guarded_skill(tmp_path, registry(record(), record("w", failure_code=None)), name="weak")
     code, output = invoke(str(weak))
     assert code == 1 and "WEAK" in output
     assert invoke(str(weak), "--report-only")[0] == 0
-    invalid = make_skill(
+    invalid = guarded_skill(
         tmp_path, registry(record("x"), record("x", fail_before_fix=bash("touch ran"))), name="bad"
     )
     code, output = invoke(str(invalid))
@@ -156,7 +156,7 @@ def test_verify_exit_codes(tmp_path: Path) -> None:
 
 
 def without_dates(document: dict[str, Any]) -> dict[str, Any]:
-    copy = json.loads(json.dumps(document))
+    copy: dict[str, Any] = json.loads(json.dumps(document))
     for entry in copy["regressions"]:
         entry.pop("last_proven", None)
         entry.get("fail_before_fix", {}).pop("last_proven", None)
@@ -179,7 +179,7 @@ def test_write_records_last_proven_and_keeps_everything_else(
         skill="demo",
         incidents=[{"id": "i", "status": "fixed"}],
     )
-    skill = make_skill(tmp_path, document)
+    skill = guarded_skill(tmp_path, document)
     path = skill / "fixtures" / "regressions.json"
     result = verify(skill, write=True)
     assert result.written == ["proven", "alias", "fresh"]
@@ -199,7 +199,7 @@ def test_write_records_last_proven_and_keeps_everything_else(
 def test_write_is_atomic_and_never_clobbers_a_changed_registry(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    skill = make_skill(tmp_path, registry(record()))
+    skill = guarded_skill(tmp_path, registry(record()))
     path = skill / "fixtures" / "regressions.json"
     before = path.read_bytes()
 
@@ -222,23 +222,23 @@ def test_write_is_atomic_and_never_clobbers_a_changed_registry(
             )
         )
     )
-    editing = make_skill(tmp_path, edits, name="editing")
+    editing = guarded_skill(tmp_path, edits, name="editing")
     code, output = invoke(str(editing), "--write")
     assert code == 2 and "changed since it was loaded" in output
 
 
 def test_guard_requires_the_retained_case_to_pass_now(tmp_path: Path) -> None:
-    passing = make_skill(tmp_path, registry(record()), name="passing")
+    passing = guarded_skill(tmp_path, registry(record()), name="passing")
     [result] = verify(passing, guard=True).results
     assert result.verdict == "verified" and result.guard is not None
     assert result.guard.passed and result.guard.outcome == "PASS"
     failing_fixture = fixture_doc("guard", command=["bash", "-c", "echo broken; exit 0"])
-    failing = make_skill(tmp_path, registry(record()), name="failing", fixture=failing_fixture)
+    failing = guarded_skill(tmp_path, registry(record()), name="failing", fixture=failing_fixture)
     [result] = verify(failing, guard=True).results
     assert result.fail_before_fix_verified and result.verdict == "unproven"
     assert result.guard is not None and result.guard.outcome == "FAIL"
     assert "EXIT_CODE" in result.guard.detail and "does not PASS now" in result.detail
-    gone = make_skill(tmp_path, registry(record(retained_case="gone")), name="gone")
+    gone = guarded_skill(tmp_path, registry(record(retained_case="gone")), name="gone")
     [result] = verify(gone, guard=True).results
     assert result.verdict == "unproven" and result.guard is not None
     assert result.guard.outcome is None and "is not in agentic_eval.json" in result.guard.detail

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import builders
 import psutil
 import pytest
 from isolation_helpers import case, fixture, needs_cgroups, needs_netns, needs_prlimit, run
@@ -25,16 +26,8 @@ def limit_problems(trial: TrialReport) -> list[str]:
 
 
 def test_limits_merge_key_by_key_and_pids_has_a_default() -> None:
-    document = {
-        "version": 2,
-        "skill": "s",
-        "limits": {"memory_mb": 100, "pids": 50},
-        "cases": [
-            {"name": "a", "type": "positive", "command": ["true"], "expected": {"exit_code": 0},
-             "limits": {"pids": 10, "cpu_seconds": 3}},
-            {"name": "b", "type": "positive", "command": ["true"], "expected": {"exit_code": 0}},
-        ],
-    }  # fmt: skip
+    cases = [builders.case("a", limits={"pids": 10, "cpu_seconds": 3}), builders.case("b")]
+    document = builders.fixture(cases, skill="s", limits={"memory_mb": 100, "pids": 50})
     parsed = Fixture.model_validate(document)
     first, second = (effective_limits(c, parsed) for c in parsed.cases)
     assert (first.memory_mb, first.pids, first.cpu_seconds, first.pids_explicit) == (

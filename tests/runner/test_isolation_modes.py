@@ -11,14 +11,15 @@ from pathlib import Path
 import pytest
 from isolation_helpers import case, fixture, needs_overlay, run
 
-from agentic_evals.contract.load import load_fixture
 from agentic_evals.contract.models import Expected
+from agentic_evals.evidence.gates import load_fixture
 from agentic_evals.oracles.artifacts import check as artifact_check
 from agentic_evals.reports.model import Report
 from agentic_evals.runner.confinement import confined
 from agentic_evals.runner.isolation.run import RunIsolation
 from agentic_evals.runner.isolation.views import UPPER_PREFIX
-from agentic_evals.runner.trials import CasePlanner, TrialSettings, execute_trial
+from agentic_evals.runner.plan import CasePlanner, TrialSettings
+from agentic_evals.runner.trials import execute_trial
 
 WRITES = "mkdir -p out && echo '{\"n\": 1}' > out/n.json"
 
@@ -146,12 +147,13 @@ def test_the_pre_trial_state_is_the_tree_before_the_trial(
     workspace = {"workspace": {"input": "data"}} if with_workspace else {}
     path = fixture(skill, [case("edits", "true", **workspace)])
     loaded = load_fixture(path)
-    assert loaded.fixture is not None
-    isolation = RunIsolation.start(loaded.fixture, skill, skill, "pretrial", frozenset())
+    model = loaded.model
+    assert model is not None
+    isolation = RunIsolation.start(model, skill, skill, "pretrial", frozenset())
     found: list[object] = []
 
     def in_a_trial_thread() -> None:
-        view = isolation.open_view(loaded.fixture.cases[0], skill / "data" if workspace else None)
+        view = isolation.open_view(model.cases[0], skill / "data" if workspace else None)
         prefix = Path("") if with_workspace else Path("data")
         (view.cwd / prefix / "before.txt").write_text("changed by the trial\n")
         (view.cwd / prefix / "after.txt").write_text("made by the trial\n")
@@ -184,8 +186,8 @@ def test_an_executed_trial_carries_its_pre_trial_state(tmp_path: Path) -> None:
     skill = tmp_path / "skill"
     path = fixture(skill, [case("writes", "echo new > made.txt")], trials=1)
     loaded = load_fixture(path)
-    assert loaded.fixture is not None
-    with confined(loaded.fixture, skill, skill, "carries", os.environ) as confinement:
+    assert loaded.model is not None
+    with confined(loaded.model, skill, skill, "carries", os.environ) as confinement:
         settings = TrialSettings(
             run_id="carries",
             fixture_dir=skill,
@@ -197,7 +199,7 @@ def test_an_executed_trial_carries_its_pre_trial_state(tmp_path: Path) -> None:
             isolation=confinement.isolation,
             containment=confinement.containment,
         )
-        plan = CasePlanner(settings).plan(loaded.fixture.cases[0], "probe::writes")
+        plan = CasePlanner(settings).plan(loaded.model.cases[0], "probe::writes")
         trial = execute_trial(plan, 1, settings, preexisting=None)
         try:
             assert trial.pre_trial is not None and trial.pre_trial.source == "lower"

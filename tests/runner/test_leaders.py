@@ -9,9 +9,10 @@ from collections.abc import Iterator
 import psutil
 import pytest
 
-from agentic_evals.runner import reaper
+from agentic_evals.runner import tracker as reaper
 from agentic_evals.runner.children import CHILDREN_FILES
-from agentic_evals.runner.reaper import TrialTracker, add_leader, discard_leader, enable_subreaper
+from agentic_evals.runner.reaper import add_leader, discard_leader, enable_subreaper
+from agentic_evals.runner.tracker import TrialTracker
 
 pytestmark = pytest.mark.skipif(
     not (CHILDREN_FILES and enable_subreaper()), reason="needs children files and a subreaper"

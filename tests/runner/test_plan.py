@@ -12,8 +12,8 @@ import pytest
 
 from agentic_evals.contract.models import Case
 from agentic_evals.redact import REDACTED
-from agentic_evals.runner import trials
-from agentic_evals.runner.trials import CasePlanner, TrialSettings
+from agentic_evals.runner import plan as trials
+from agentic_evals.runner.plan import CasePlanner, TrialSettings
 
 
 def settings_for(folder: Path, path: str) -> TrialSettings:

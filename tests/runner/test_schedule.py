@@ -14,9 +14,9 @@ import psutil
 import pytest
 from isolation_helpers import parallel_problem, serial_note
 
-from agentic_evals.contract.load import load_fixture
-from agentic_evals.evaluate import RunOptions, evaluate
-from agentic_evals.runner import schedule
+from agentic_evals.evaluation.evaluate import RunOptions, evaluate
+from agentic_evals.evidence.gates import load_fixture
+from agentic_evals.runner import schedule, trials
 from agentic_evals.runner.interrupt import Interrupted
 from agentic_evals.runner.trials import UnjudgedTrial
 
@@ -63,7 +63,7 @@ def normalised(value: Any) -> Any:
     namespaces here) is the one thing such a run reports differently.
     """
     if isinstance(value, dict):
-        out = {}
+        out: dict[str, Any] = {}
         for key, item in value.items():
             if key in VOLATILE:
                 continue
@@ -159,7 +159,7 @@ def test_a_signal_before_the_next_trial_runs_keeps_the_finished_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = two_case_fixture(tmp_path, ["true"])
-    real = schedule.execute_trial
+    real = trials.execute_trial
     calls: list[int] = []
 
     def interrupted_third(*args: Any, **kwargs: Any) -> UnjudgedTrial:

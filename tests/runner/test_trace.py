@@ -20,18 +20,20 @@ from typing import Any
 import psutil
 import pytest
 
-from agentic_evals.contract.load import load_fixture
 from agentic_evals.contract.models import Case
-from agentic_evals.evaluate import RunOptions, evaluate
+from agentic_evals.evaluation.evaluate import RunOptions, evaluate
+from agentic_evals.evidence.gates import load_fixture
 from agentic_evals.redact import Redactor
+from agentic_evals.reports.model import TrialReport
 from agentic_evals.runner import trace_strace
+from agentic_evals.runner.plan import CasePlan, TrialSettings
 from agentic_evals.runner.process import enable_subreaper, run_process
 from agentic_evals.runner.trace import UNAVAILABLE, ExecTrace
 from agentic_evals.runner.trace_match import runs, script_of
 from agentic_evals.runner.trace_parse import parse_strace
 from agentic_evals.runner.trace_strace import StraceTracer
 from agentic_evals.runner.trace_types import Exec
-from agentic_evals.runner.trials import CasePlan, TrialRun, TrialSettings, run_trial
+from agentic_evals.runner.trials import run_trial
 
 TOOL = "sub/tool.sh"
 LONG = 120.0  # a timeout no healthy test comes near
@@ -68,7 +70,7 @@ def trial(
     must_exercise: list[str] | None = None,
     *,
     timeout: float = LONG,
-) -> TrialRun:
+) -> TrialReport:
     """Run trial 1 of a case through the runner's own trial code."""
     case = Case.model_validate(
         {
@@ -94,24 +96,24 @@ def trial(
     return run_trial(plan, 1, settings, preexisting=set())
 
 
-def codes(run: TrialRun) -> list[str]:
-    return [p.code for p in run.report.problems]
+def codes(run: TrialReport) -> list[str]:
+    return [p.code for p in run.problems]
 
 
 @needs_strace
 def test_bash_c_running_the_script_satisfies_the_entry(skill: Path) -> None:
     run = trial(skill, ["bash", "-c", f"bash {TOOL}"])
-    assert (run.report.outcome, codes(run)) == ("PASS", [])
+    assert (run.outcome, codes(run)) == ("PASS", [])
     assert run.trace_method == "strace"
     assert run.traced_execs == 1
-    assert run.report.stdout == "tool-ran\n"
+    assert run.stdout == "tool-ran\n"
 
 
 @needs_strace
 def test_echo_that_mentions_the_script_is_not_exercised(skill: Path) -> None:
     run = trial(skill, ["bash", "-c", f"echo would run {TOOL}"])
-    assert (run.report.outcome, codes(run)) == ("FAIL", ["NOT_EXERCISED"])
-    message = run.report.problems[0].message
+    assert (run.outcome, codes(run)) == ("FAIL", ["NOT_EXERCISED"])
+    message = run.problems[0].message
     assert repr(TOOL) in message and "strace" in message
 
 
@@ -129,30 +131,30 @@ def test_an_exec_that_only_passes_the_script_as_an_argument_does_not_count(
 ) -> None:
     # Decision: an argument counts only as an interpreter's script, never for /bin/echo.
     run = trial(skill, command)
-    assert (run.report.outcome, codes(run)) == ("FAIL", ["NOT_EXERCISED"])
+    assert (run.outcome, codes(run)) == ("FAIL", ["NOT_EXERCISED"])
 
 
 @needs_strace
 def test_a_descendant_of_a_python_program_satisfies_the_entry(skill: Path) -> None:
     program = f"import subprocess; subprocess.run(['bash', '{TOOL}'], check=True)"
     run = trial(skill, [sys.executable, "-c", program])
-    assert (run.report.outcome, codes(run)) == ("PASS", [])
+    assert (run.outcome, codes(run)) == ("PASS", [])
 
 
 @needs_strace
 def test_the_cases_own_top_level_exec_counts_for_nothing(skill: Path) -> None:
     own = trial(skill, ["bash", TOOL])
-    assert (own.report.outcome, codes(own)) == ("FAIL", ["NOT_EXERCISED"])
+    assert (own.outcome, codes(own)) == ("FAIL", ["NOT_EXERCISED"])
     # The same process exec'ing it afterwards does count.
     later = trial(skill, ["bash", "-c", f"exec bash {TOOL}"])
-    assert (later.report.outcome, codes(later)) == ("PASS", [])
+    assert (later.outcome, codes(later)) == ("PASS", [])
 
 
 @needs_strace
 def test_every_entry_is_judged_and_each_missing_one_named(skill: Path) -> None:
     run = trial(skill, ["bash", "-c", f"bash {TOOL}; echo psql"], [TOOL, "psql"])
     assert codes(run) == ["NOT_EXERCISED"]
-    assert "'psql'" in run.report.problems[0].message
+    assert "'psql'" in run.problems[0].message
 
 
 def test_without_a_tracer_the_trial_is_blocked_not_passed(
@@ -160,11 +162,11 @@ def test_without_a_tracer_the_trial_is_blocked_not_passed(
 ) -> None:
     monkeypatch.setattr(trace_strace, "STRACE_PROGRAM", "strace-hidden-by-the-test")
     run = trial(skill, ["bash", "-c", f"bash {TOOL}"])
-    assert (run.report.outcome, codes(run)) == ("BLOCKED", ["TRACE_UNAVAILABLE"])
+    assert (run.outcome, codes(run)) == ("BLOCKED", ["TRACE_UNAVAILABLE"])
     assert run.trace_method == UNAVAILABLE
-    message = run.report.problems[0].message
+    message = run.problems[0].message
     assert "strace" in message and "not found" in message
-    assert run.report.stdout == "tool-ran\n"  # the command still ran; only the proof is missing
+    assert run.stdout == "tool-ran\n"  # the command still ran; only the proof is missing
 
 
 def test_a_tracer_that_cannot_ptrace_is_unavailable(
@@ -176,8 +178,8 @@ def test_a_tracer_that_cannot_ptrace_is_unavailable(
     denied.chmod(0o755)
     monkeypatch.setattr(trace_strace, "STRACE_PROGRAM", str(denied))
     run = trial(skill, ["bash", "-c", f"bash {TOOL}"])
-    assert (run.report.outcome, codes(run)) == ("BLOCKED", ["TRACE_UNAVAILABLE"])
-    assert "Operation not permitted" in run.report.problems[0].message
+    assert (run.outcome, codes(run)) == ("BLOCKED", ["TRACE_UNAVAILABLE"])
+    assert "Operation not permitted" in run.problems[0].message
 
 
 def test_cases_without_must_exercise_run_untraced(skill: Path) -> None:
@@ -185,10 +187,10 @@ def test_cases_without_must_exercise_run_untraced(skill: Path) -> None:
     trace = ExecTrace.start([], ["bash", "-c", "true"], env, cwd=skill, executable="/x/bash")
     assert (trace.argv, trace.env, trace.executable) == (("bash", "-c", "true"), env, "/x/bash")
     run = trial(skill, ["bash", "-c", f"bash {TOOL}"], [])
-    assert (run.report.outcome, run.trace_method, run.traced_execs) == ("PASS", None, None)
+    assert (run.outcome, run.trace_method, run.traced_execs) == ("PASS", None, None)
 
 
-def untraced_and_traced(skill: Path, command: list[str]) -> tuple[TrialRun, TrialRun]:
+def untraced_and_traced(skill: Path, command: list[str]) -> tuple[TrialReport, TrialReport]:
     return trial(skill, command, []), trial(skill, command)
 
 
@@ -198,10 +200,10 @@ def test_exit_code_output_and_signal_death_are_unchanged(skill: Path) -> None:
     plain, traced = untraced_and_traced(skill, command)
     assert traced.trace_method == "strace" and codes(traced) == ["EXIT_CODE"] == codes(plain)
     for field in ("exit_code", "term_signal", "stdout", "stderr"):
-        assert getattr(traced.report, field) == getattr(plain.report, field), field
+        assert getattr(traced, field) == getattr(plain, field), field
     plain, traced = untraced_and_traced(skill, ["bash", "-c", f"bash {TOOL}; kill -TERM $$"])
-    assert (traced.report.exit_code, traced.report.term_signal) == (143, 15)
-    assert (plain.report.exit_code, plain.report.term_signal) == (143, 15)
+    assert (traced.exit_code, traced.term_signal) == (143, 15)
+    assert (plain.exit_code, plain.term_signal) == (143, 15)
 
 
 @needs_strace
@@ -212,7 +214,7 @@ def test_the_traced_program_is_still_the_leader_of_its_own_session(skill: Path) 
         "print(os.getpid() == os.getpgrp() == os.getsid(0), os.getppid())"
     )
     run = trial(skill, [sys.executable, "-c", program])
-    assert run.report.stdout == f"tool-ran\nTrue {os.getpid()}\n"
+    assert run.stdout == f"tool-ran\nTrue {os.getpid()}\n"
 
 
 @needs_strace
@@ -220,19 +222,19 @@ def test_an_escaped_descendant_is_still_an_orphan_not_a_timeout(skill: Path) -> 
     command = ["bash", "-c", f"setsid sleep 60 & echo $!; bash {TOOL}"]
     plain, traced = untraced_and_traced(skill, command)
     for run in (plain, traced):
-        assert (run.report.outcome, codes(run)) == ("FAIL", ["ORPHAN_PROCESS"])
-        assert run.report.exit_code == 0 and run.report.timed_out is False
-        escaped = int(run.report.stdout.split()[0])
-        assert run.report.orphan_pids_after_teardown == [escaped]
+        assert (run.outcome, codes(run)) == ("FAIL", ["ORPHAN_PROCESS"])
+        assert run.exit_code == 0 and run.timed_out is False
+        escaped = int(run.stdout.split()[0])
+        assert run.orphan_pids_after_teardown == [escaped]
         assert not psutil.pid_exists(escaped)
 
 
 @needs_strace
 def test_a_timeout_under_tracing_still_kills_everything(skill: Path) -> None:
     run = trial(skill, ["bash", "-c", f"bash {TOOL}; sleep 60 & echo $!; wait"], timeout=1.0)
-    assert run.report.timed_out is True and run.report.exit_code is None
+    assert run.timed_out is True and run.exit_code is None
     assert codes(run) == ["TIMEOUT", "EXIT_CODE"]  # the tool ran: no NOT_EXERCISED
-    assert not psutil.pid_exists(int(run.report.stdout.split()[-1]))
+    assert not psutil.pid_exists(int(run.stdout.split()[-1]))
 
 
 @needs_strace
@@ -243,7 +245,7 @@ def test_a_program_that_cannot_start_is_exec_failed_as_untraced(skill: Path) -> 
     for command in (["./not-a-program", TOOL], ["no-such-program-anywhere", TOOL]):
         plain, traced = untraced_and_traced(skill, command)
         assert codes(traced) == ["EXEC_FAILED"] == codes(plain)
-        assert traced.report.problems == plain.report.problems
+        assert traced.problems == plain.problems
 
 
 @needs_strace
@@ -299,7 +301,7 @@ def test_evaluate_fails_the_unexercised_case_and_names_the_method(
     skill: Path, jobs: int, assert_valid_report: Any
 ) -> None:
     loaded = load_fixture(fixture(skill))
-    assert loaded.fixture is not None, [f.render() for f in loaded.findings]
+    assert loaded.model is not None, [f.render() for f in loaded.findings]
     report = evaluate(loaded, RunOptions(jobs=jobs)).report
     runs_it, talks = report.cases
     assert (runs_it.outcome, runs_it.problems) == ("PASS", [])
@@ -316,7 +318,7 @@ def test_evaluate_blocks_every_traced_case_without_a_tracer(
 ) -> None:
     monkeypatch.setattr(trace_strace, "STRACE_PROGRAM", "strace-hidden-by-the-test")
     loaded = load_fixture(fixture(skill))
-    assert loaded.fixture is not None
+    assert loaded.model is not None
     report = evaluate(loaded).report
     assert [c.outcome for c in report.cases] == ["BLOCKED", "BLOCKED"]
     assert {p.code for c in report.cases for p in c.problems} == {"TRACE_UNAVAILABLE"}

@@ -18,8 +18,8 @@ from isolation_helpers import fixture, overlay_problem
 
 from agentic_evals import codes
 from agentic_evals.cli import cli
-from agentic_evals.contract.load import load_fixture
-from agentic_evals.evaluate import RunOptions, evaluate
+from agentic_evals.evaluation.evaluate import RunOptions, evaluate
+from agentic_evals.evidence.gates import load_fixture
 from agentic_evals.runner.isolation import copy as workspace
 
 APPEND = "cat log.txt; echo more >> log.txt; pwd >&2"
@@ -73,7 +73,7 @@ def data(skill: Path, name: str = "data") -> Path:
 
 def run(path: Path, **options: Any) -> Any:
     loaded = load_fixture(path)
-    assert loaded.fixture is not None, [f.render() for f in loaded.findings]
+    assert loaded.model is not None, [f.render() for f in loaded.findings]
     return evaluate(loaded, RunOptions(**options)).report
 
 
@@ -218,7 +218,7 @@ def test_a_missing_input_fails_the_trial_without_running_it(tmp_path: Path) -> N
     marker = tmp_path / "ran"
     path = write(tmp_path, [case("never", f"touch {marker}")])
     loaded = load_fixture(path)
-    assert loaded.fixture is not None
+    assert loaded.model is not None
     shutil.rmtree(root)
     report = evaluate(loaded, RunOptions()).report
     trials = report.cases[0].trials

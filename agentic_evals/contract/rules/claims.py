@@ -25,24 +25,34 @@ Like :mod:`.semantic`, the rules read the raw document defensively.
 
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 import re
 from collections.abc import Iterator
-
-from jsonpointer import JsonPointer
+from typing import Final
 
 from agentic_evals import codes
-from agentic_evals.claims.exemptions import REQUIRED_FIELDS, parse_expires
-from agentic_evals.claims.invariants import MATRICES, VALUE_BEARING, VALUE_SEAM_TYPE
-from agentic_evals.contract.findings import Finding, Severity
+from agentic_evals.contract.vocabulary import MATRICES, VALUE_BEARING, VALUE_SEAM_TYPE
+from agentic_evals.documents.findings import Finding, finding
 
 Parts = list[str | int]
 _SHA256 = re.compile(r"(sha256:)?[0-9a-fA-F]{64}")
+_DATE_ONLY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+REQUIRED_FIELDS: Final = ("evidence_class", "reason_code", "justification", "owner", "expires")
+"""What an exemption must name to apply (SPEC section 4)."""
 
 
-def _finding(code: str, parts: Parts, message: str, severity: Severity = "error") -> Finding:
-    pointer = str(JsonPointer.from_parts(parts).path)
-    return Finding(code=code, severity=severity, pointer=pointer, message=message)
+def parse_expires(text: str) -> dt.date | dt.datetime | None:
+    """Read ``expires``: a date (``YYYY-MM-DD``) or an ISO datetime; None when neither."""
+    text = text.strip()
+    try:
+        if _DATE_ONLY.fullmatch(text):
+            return dt.date.fromisoformat(text)
+        moment = dt.datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
 
 
 def _entries(container: object, key: str) -> Iterator[tuple[int, dict[str, object]]]:
@@ -107,7 +117,7 @@ def _representations(
                 f"representation {representation!r} counts for nothing: the case supports "
                 "no value-bearing claim with a domain_profile"
             )
-            found.append(_finding(codes.CLAIM_REPRESENTATION, parts, message, "warning"))
+            found.append(finding(codes.CLAIM_REPRESENTATION, parts, message, "warning"))
         for name in bearing:
             if representation not in matrices[name]:
                 hint = _closest(representation, matrices[name])
@@ -116,7 +126,7 @@ def _representations(
                     f"representation {representation!r} is not in the matrix of claim "
                     f"{name!r} ({known}){hint}"
                 )
-                found.append(_finding(codes.CLAIM_REPRESENTATION, parts, message))
+                found.append(finding(codes.CLAIM_REPRESENTATION, parts, message))
     return found
 
 
@@ -143,7 +153,7 @@ def _seam(document: dict[str, object], claim: dict[str, object], parts: Parts) -
         f"{VALUE_SEAM_TYPE!r}: declare one (seam_id, seam_type, criticality: critical, "
         "required_evidence, claim_id)"
     )
-    return [_finding(codes.CLAIM_SEAM, parts, message, "warning")]
+    return [finding(codes.CLAIM_SEAM, parts, message, "warning")]
 
 
 def _exemption_problem(
@@ -176,7 +186,7 @@ def _exemptions(claim: dict[str, object], parts: Parts) -> list[Finding]:
         if problem is not None:
             key, message = problem
             at: Parts = [*parts, "exemptions", index, *([key] if key else [])]
-            found.append(_finding(codes.CLAIM_EXEMPTION, at, message, "warning"))
+            found.append(finding(codes.CLAIM_EXEMPTION, at, message, "warning"))
     return found
 
 
@@ -198,24 +208,24 @@ def _admitted(
         if isinstance(name, str):
             if name in seen:
                 message = f"case {name!r} is already admitted by admitted_evidence/{seen[name]}"
-                found.append(_finding(codes.SCHEMA_DUPLICATE, [*at, "case"], message))
+                found.append(finding(codes.SCHEMA_DUPLICATE, [*at, "case"], message))
             seen.setdefault(name, index)
             if name not in cases:
                 close = difflib.get_close_matches(name, sorted(cases), n=1)
                 hint = f"; did you mean {close[0]!r}?" if close else ""
                 message = f"admitted_evidence names {name!r}, which is not a declared case{hint}"
-                found.append(_finding(codes.SCHEMA_REFERENCE, [*at, "case"], message))
+                found.append(finding(codes.SCHEMA_REFERENCE, [*at, "case"], message))
             elif name not in supporters:
                 message = (
                     f"admitted case {name!r} does not list {claim.get('id')!r} in supports_claims"
                 )
-                found.append(_finding(codes.CLAIM_ADMISSION, [*at, "case"], message, "warning"))
+                found.append(finding(codes.CLAIM_ADMISSION, [*at, "case"], message, "warning"))
         hashes = {key: entry.get(key) for key in ("test_source_sha256", "oracle_sha256")}
         if all(value is None for value in hashes.values()):
             message = "admitted evidence pins no hash: give test_source_sha256 and/or oracle_sha256"
-            found.append(_finding(codes.CLAIM_ADMISSION, at, message))
+            found.append(finding(codes.CLAIM_ADMISSION, at, message))
         for key, value in hashes.items():
             if isinstance(value, str) and not _SHA256.fullmatch(value):
                 message = f"{key} {value!r} is not a sha256 (64 hex digits, optionally sha256:)"
-                found.append(_finding(codes.CLAIM_ADMISSION, [*at, key], message))
+                found.append(finding(codes.CLAIM_ADMISSION, [*at, key], message))
     return found

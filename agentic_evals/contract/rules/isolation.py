@@ -11,10 +11,8 @@ Like the other semantic rules they read the raw document defensively.
 
 from __future__ import annotations
 
-from jsonpointer import JsonPointer
-
 from agentic_evals import codes
-from agentic_evals.contract.findings import Finding
+from agentic_evals.documents.findings import Finding, finding
 
 
 def isolation_findings(document: dict[str, object]) -> list[Finding]:
@@ -38,7 +36,7 @@ def isolation_findings(document: dict[str, object]) -> list[Finding]:
                 f"case {name!r}: isolation copy copies the case's workspace, and it has none "
                 "(add workspace: {input: DIR}, or use auto or overlay)"
             )
-            found.append(_error(where, message))
+            found.append(finding(codes.SCHEMA_CONFLICT, where, message))
         expected = case.get("expected")
         watches = isinstance(expected, dict) and "workspace_changes" in expected
         if mode == "none" and watches and not has_workspace:
@@ -46,10 +44,6 @@ def isolation_findings(document: dict[str, object]) -> list[Finding]:
                 f"case {name!r}: expected.workspace_changes needs a private view, and isolation "
                 "none runs on the shared tree without a workspace"
             )
-            found.append(_error(["cases", index, "expected", "workspace_changes"], message))
+            parts: list[str | int] = ["cases", index, "expected", "workspace_changes"]
+            found.append(finding(codes.SCHEMA_CONFLICT, parts, message))
     return found
-
-
-def _error(parts: list[str | int], message: str) -> Finding:
-    pointer = str(JsonPointer.from_parts(parts).path)
-    return Finding(code=codes.SCHEMA_CONFLICT, severity="error", pointer=pointer, message=message)

@@ -15,9 +15,9 @@ from pathlib import Path
 from jsonpointer import JsonPointer, JsonPointerException
 
 from agentic_evals import codes
-from agentic_evals.contract.findings import Finding, Severity
 from agentic_evals.contract.rules.claims import claim_findings
 from agentic_evals.contract.rules.isolation import isolation_findings
+from agentic_evals.documents.findings import Finding, finding
 
 Parts = list[str | int]
 _COMPARISONS = ("equals", "equals_artifact", "is_artifact")
@@ -47,15 +47,10 @@ def semantic_findings(document: object, fixture_dir: Path) -> list[Finding]:
             message = (
                 f"threat_assumption is only valid on adversarial cases, not {case.get('type')!r}"
             )
-            found.append(_finding(codes.SCHEMA_VALUE, [*parts, "threat_assumption"], message))
+            found.append(finding(codes.SCHEMA_VALUE, [*parts, "threat_assumption"], message))
         for position, check in _entries(_dict(case.get("expected")), "artifacts"):
             found += _artifact(check, [*parts, "expected", "artifacts", position])
     return found
-
-
-def _finding(code: str, parts: Parts, message: str, severity: Severity = "error") -> Finding:
-    pointer = str(JsonPointer.from_parts(parts).path)
-    return Finding(code=code, severity=severity, pointer=pointer, message=message)
 
 
 def _dict(value: object) -> dict[str, object]:
@@ -86,7 +81,7 @@ def _duplicates(document: dict[str, object], key: str, field: str, label: str) -
             continue
         if value in seen:
             message = f"{label} {value!r} is already used by /{key}/{seen[value]}"
-            found.append(_finding(codes.SCHEMA_DUPLICATE, [key, index, field], message))
+            found.append(finding(codes.SCHEMA_DUPLICATE, [key, index, field], message))
         else:
             seen[value] = index
     return found
@@ -107,7 +102,7 @@ def _references(document: dict[str, object]) -> list[Finding]:
                 message = f"supports_claims names {claim!r}, which is not a declared claim"
                 message += _did_you_mean(claim, claims)
                 parts: Parts = ["cases", index, "supports_claims", position]
-                found.append(_finding(codes.SCHEMA_REFERENCE, parts, message))
+                found.append(finding(codes.SCHEMA_REFERENCE, parts, message))
         if not declares_seams:
             continue
         for position, seam in _strings(case.get("seams")):
@@ -115,7 +110,7 @@ def _references(document: dict[str, object]) -> list[Finding]:
                 message = f"seams names {seam!r}, which is not a declared seam"
                 message += _did_you_mean(seam, seams)
                 parts = ["cases", index, "seams", position]
-                found.append(_finding(codes.SCHEMA_REFERENCE, parts, message, "warning"))
+                found.append(finding(codes.SCHEMA_REFERENCE, parts, message, "warning"))
     return found
 
 
@@ -132,14 +127,14 @@ def _claims(document: dict[str, object]) -> list[Finding]:
         critical = claim.get("criticality", "critical") == "critical"
         if critical and claim.get("claim_semantics") is None:
             message = f"critical claim {name!r} needs claim_semantics (what kind of claim it is)"
-            found.append(_finding(codes.SCHEMA_CLAIM, parts, message))
+            found.append(finding(codes.SCHEMA_CLAIM, parts, message))
         if claim.get("claim_semantics") == "value_bearing" and claim.get("domain_profile") is None:
             message = f"value-bearing claim {name!r} needs a domain_profile"
-            found.append(_finding(codes.SCHEMA_CLAIM, parts, message))
+            found.append(finding(codes.SCHEMA_CLAIM, parts, message))
         required = claim.get("evidence_required")
         if isinstance(required, dict) and not any(value is True for value in required.values()):
             message = f"claim {name!r} requires no evidence class: set at least one to true"
-            found.append(_finding(codes.SCHEMA_CLAIM, [*parts, "evidence_required"], message))
+            found.append(finding(codes.SCHEMA_CLAIM, [*parts, "evidence_required"], message))
     return found
 
 
@@ -150,7 +145,7 @@ def _must_exercise(case: dict[str, object], parts: Parts) -> list[Finding]:
         if entry and not any(entry in word for word in words):
             message = f"must_exercise entry {entry!r} does not appear in the command"
             found.append(
-                _finding(codes.SCHEMA_MUST_EXERCISE, [*parts, "must_exercise", position], message)
+                finding(codes.SCHEMA_MUST_EXERCISE, [*parts, "must_exercise", position], message)
             )
     return found
 
@@ -159,25 +154,21 @@ def _artifact(check: dict[str, object], parts: Parts) -> list[Finding]:
     found: list[Finding] = []
     if "path" in check and "glob" in check:
         message = "an artifact check takes path or glob, not both"
-        found.append(_finding(codes.SCHEMA_CONFLICT, parts, message))
+        found.append(finding(codes.SCHEMA_CONFLICT, parts, message))
     elif "path" not in check and "glob" not in check:
-        found.append(
-            _finding(codes.SCHEMA_REQUIRED, parts, "missing required key 'path' or 'glob'")
-        )
+        found.append(finding(codes.SCHEMA_REQUIRED, parts, "missing required key 'path' or 'glob'"))
     if check.get("absent") is True and check.get("exists") is True:
-        found.append(
-            _finding(codes.SCHEMA_CONFLICT, parts, "absent: true contradicts exists: true")
-        )
+        found.append(finding(codes.SCHEMA_CONFLICT, parts, "absent: true contradicts exists: true"))
     # Presence, not value: `equals: null` is a legitimate expectation.
     comparisons = [key for key in _COMPARISONS if key in check]
     if comparisons and "json_pointer" not in check:
         message = f"{comparisons[0]} needs json_pointer (where in the artifact to compare)"
-        found.append(_finding(codes.SCHEMA_REQUIRED, parts, message))
+        found.append(finding(codes.SCHEMA_REQUIRED, parts, message))
     if len(comparisons) > 1:
         message = (
             f"use one of equals, equals_artifact, is_artifact, not {' and '.join(comparisons)}"
         )
-        found.append(_finding(codes.SCHEMA_CONFLICT, parts, message))
+        found.append(finding(codes.SCHEMA_CONFLICT, parts, message))
     found += _pointer_value(check.get("json_pointer"), [*parts, "json_pointer"])
     reference = _dict(check.get("equals_artifact"))
     found += _pointer_value(
@@ -189,7 +180,7 @@ def _artifact(check: dict[str, object], parts: Parts) -> list[Finding]:
             re.compile(regex)
         except (re.error, OverflowError, RecursionError, ValueError) as exc:
             message = f"content_regex does not compile: {exc}"
-            found.append(_finding(codes.SCHEMA_VALUE, [*parts, "content_regex"], message))
+            found.append(finding(codes.SCHEMA_VALUE, [*parts, "content_regex"], message))
     return found
 
 
@@ -200,7 +191,7 @@ def _pointer_value(value: object, parts: Parts) -> list[Finding]:
         JsonPointer(value)
     except JsonPointerException as exc:
         message = f"{value!r} is not an RFC 6901 JSON pointer: {exc}"
-        return [_finding(codes.SCHEMA_VALUE, parts, message)]
+        return [finding(codes.SCHEMA_VALUE, parts, message)]
     return []
 
 
@@ -226,7 +217,7 @@ def _path_finding(path: object, parts: Parts, depth: int, root: str) -> list[Fin
     if why is None:
         return []
     message = f"{path!r} {why}: paths must stay inside the {root}"
-    return [_finding(codes.PATH_ESCAPE, parts, message)]
+    return [finding(codes.PATH_ESCAPE, parts, message)]
 
 
 def _workspace(workspace: object, parts: Parts, depth: int) -> list[Finding]:

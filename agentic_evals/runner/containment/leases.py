@@ -27,7 +27,7 @@ from typing import Any
 
 import psutil
 
-from agentic_evals.reports.isolation import Leftover
+from agentic_evals.reports.model import Leftover
 from agentic_evals.runner.containment.cgroupfs import member_pids, sweep
 from agentic_evals.runner.environment import RUN_ID_VAR
 from agentic_evals.runner.isolation.copy import PREFIX as WORKSPACE_PREFIX

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from agentic_evals.contract.models import Case, Fixture
-from agentic_evals.reports.isolation import Leftover
+from agentic_evals.reports.model import Leftover
 from agentic_evals.runner.containment import network, watchdog
 from agentic_evals.runner.containment.cgroups import RunCgroups, Slot
 from agentic_evals.runner.containment.hierarchies import CgroupChoice, choose, discover

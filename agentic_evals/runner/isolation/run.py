@@ -17,7 +17,7 @@ from pathlib import Path
 
 from agentic_evals import codes
 from agentic_evals.contract.models import Case, Fixture
-from agentic_evals.reports.isolation import TrialIsolation
+from agentic_evals.reports.model import TrialIsolation
 from agentic_evals.runner.isolation.copy import WorkspaceUnavailableError
 from agentic_evals.runner.isolation.modes import Planned, plan_mode
 from agentic_evals.runner.isolation.mounts import ThreadMounts, remove_staging

@@ -1,0 +1,169 @@
+"""What ``run`` and ``merge`` do with a finished report: every output, GitHub, the summary.
+
+Outputs are checked before anything runs (writable, regular files, none of
+them an input, no two the same), then written through the one atomic writer
+by :func:`~agentic_evals.cli._exit.emit`, which ends the command. Under
+``GITHUB_ACTIONS=true`` the annotations go to stdout (stderr when a document
+takes stdout) and the Markdown summary is appended to ``$GITHUB_STEP_SUMMARY``;
+a failure to write the step summary is reported and never changes the exit code.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TypeVar
+
+import click
+
+from agentic_evals.cli._exit import emit, refuse, summary_stream
+from agentic_evals.reports.terminal import COLOUR_CHOICES
+
+if TYPE_CHECKING:
+    from agentic_evals.documents.findings import Finding
+    from agentic_evals.exitcodes import ExitCode
+    from agentic_evals.reports.model import Report
+    from agentic_evals.reports.render import ReportFormat
+    from agentic_evals.reports.terminal import ColourChoice
+
+F = TypeVar("F", bound=Callable[..., Any])
+_PATH = click.Path(path_type=Path)
+
+
+def report_options(func: F) -> F:
+    """``--junit-xml``, ``--html``, ``--markdown``, ``-q``, ``-v`` and ``--color``."""
+    for option in reversed(
+        [
+            click.option("--junit-xml", type=_PATH, help="Also write the report as JUnit XML."),
+            click.option("--html", type=_PATH, help="Also write a self-contained HTML report."),
+            click.option("--markdown", type=_PATH, help="Also write the Markdown summary."),
+            click.option("-q", "--quiet", is_flag=True, help="No output of failing trials."),
+            click.option("-v", "--verbose", is_flag=True, help="Show every trial."),
+            click.option(
+                "--color",
+                type=click.Choice(COLOUR_CHOICES),
+                default="auto",
+                show_default=True,
+                help="Colour the terminal output (auto honours NO_COLOR and FORCE_COLOR).",
+            ),
+        ]
+    ):
+        func = option(func)
+    return func
+
+
+class ReportOutputs(NamedTuple):
+    """Where a report goes: the JSON and the other formats (None: not written)."""
+
+    output: Path | None
+    junit_xml: Path | None = None
+    html: Path | None = None
+    markdown: Path | None = None
+
+    @classmethod
+    def of(cls, options: Mapping[str, Any]) -> ReportOutputs:
+        """The outputs named by resolved options (``output``, ``junit_xml``, ...)."""
+        paths = [options.get(name) for name in cls._fields]
+        return cls(*(None if path is None else Path(path) for path in paths))
+
+    def files(self) -> list[tuple[ReportFormat | None, Path]]:
+        """``(format, path)`` of each output asked for; None is the JSON report."""
+        pairs: list[tuple[ReportFormat | None, Path | None]] = [
+            (None, self.output),
+            ("junit", self.junit_xml),
+            ("html", self.html),
+            ("markdown", self.markdown),
+        ]
+        return [(fmt, path) for fmt, path in pairs if path is not None]
+
+
+def _same(one: Path, other: Path) -> bool:
+    try:
+        return one.exists() and other.exists() and os.path.samefile(one, other)
+    except OSError:
+        return False
+
+
+def check_outputs(command: str, outputs: Sequence[Path], inputs: Sequence[Path]) -> None:
+    """End ``command`` (exit 2) before any work when an output cannot be written.
+
+    That is: an output is a directory or not a regular file, cannot be created,
+    is one of ``inputs``, is given twice, or a second one goes to stdout.
+    """
+    from agentic_evals.reports.json_out import OutputError, check_writable
+
+    seen: list[Path] = []
+    try:
+        for path in outputs:
+            if str(path) == "-":
+                if any(str(p) == "-" for p in seen):
+                    raise OutputError("only one output can go to stdout ('-')")
+                seen.append(path)
+                continue
+            check_writable(path)
+            for source in inputs:
+                if _same(path, source) or path.resolve() == source.resolve():
+                    raise OutputError(f"cannot write to {path}: it is an input ({source})")
+            if any(str(p) != "-" and p.resolve() == path.resolve() for p in seen):
+                raise OutputError(f"cannot write to {path}: it is given for two outputs")
+            seen.append(path)
+    except OutputError as error:
+        refuse(command, error)
+
+
+def _github(report: Report, lines: Mapping[str, int], to_stderr: bool) -> None:
+    from agentic_evals.reports.github import append_step_summary, render_github
+    from agentic_evals.reports.markdown import render_markdown
+
+    if os.environ.get("GITHUB_ACTIONS") == "true":
+        click.echo(render_github(report, lines), nl=False, err=to_stderr)
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        try:
+            append_step_summary(Path(summary), render_markdown(report))
+        except OSError as error:
+            click.echo(f"agentic-evals: step summary not written: {error}", err=True)
+
+
+def annotate_findings(findings: Sequence[Finding]) -> None:
+    """Under GitHub Actions, annotate load findings (a rejected fixture)."""
+    if os.environ.get("GITHUB_ACTIONS") != "true" or not findings:
+        return
+    from agentic_evals.reports.github import finding_annotations, render_annotations
+
+    click.echo(render_annotations(finding_annotations(findings)), nl=False)
+
+
+def finish_report(
+    report: Report,
+    code: ExitCode,
+    outputs: ReportOutputs,
+    *,
+    verbosity: int,
+    colour_choice: ColourChoice,
+) -> NoReturn:
+    """Write every output of ``report``, tell GitHub, print the summary, exit ``code``."""
+    from agentic_evals.reports.render import fixture_lines, render
+    from agentic_evals.reports.terminal import colour_enabled
+    from agentic_evals.reports.text import render_summary
+
+    texts = [(path, render(report, fmt)) for fmt, path in outputs.files() if fmt is not None]
+    stream = summary_stream(*(path for _, path in outputs.files()))
+    if os.environ.get("GITHUB_ACTIONS") == "true" or os.environ.get("GITHUB_STEP_SUMMARY"):
+        _github(report, fixture_lines(report), stream is sys.stderr)
+    colour = colour_enabled(colour_choice, stream)
+    summary = render_summary(
+        report,
+        colour=colour,
+        exit_code=int(code),
+        report_path=str(outputs.output) if outputs.output else None,
+        verbosity=verbosity,
+    )
+    emit(code, summary, output=outputs.output, document=report, colour=colour, texts=texts)
+
+
+def verbosity(quiet: bool, verbose: bool) -> int:
+    """-1 with ``-q``, 1 with ``-v``, else 0 (``-q`` wins)."""
+    return -1 if quiet else (1 if verbose else 0)

@@ -1,0 +1,144 @@
+"""Evaluate a loaded fixture: run every selected case's trials and judge them.
+
+This is the library entry point behind ``agentic-evals run``. It never
+raises for what the evaluated commands do: missing programs, timeouts,
+stray processes and failed oracles all become evidence in the report.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from agentic_evals import clock
+from agentic_evals.commands.analysis import skill_root
+from agentic_evals.contract.load import LoadResult
+from agentic_evals.contract.models import Case, Fixture
+from agentic_evals.contract.vocabulary import DEFAULT_RUN_TIER, QualificationTier
+from agentic_evals.judge.isolation import summarize
+from agentic_evals.judge.report import build_report
+from agentic_evals.judge.shard import Shard, hide_shard_variables, select
+from agentic_evals.reports.model import Report
+from agentic_evals.runner.confinement import confined
+from agentic_evals.runner.environment import base_environment
+from agentic_evals.runner.observe import RunObserver
+from agentic_evals.runner.plan import TrialSettings
+from agentic_evals.runner.process import enable_subreaper
+from agentic_evals.runner.schedule import CaseRun, run_cases
+
+DEFAULT_TIMEOUT_SECONDS = 30.0
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How to run a fixture."""
+
+    timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS
+    """Per-trial timeout for cases that set none."""
+    focus: tuple[str, ...] = ()
+    """Run only these cases (a focused run); empty runs all."""
+    shard: Shard | None = None
+    """Run only this shard's cases (``--shard K/N``); None runs all. Excludes ``focus``."""
+    grace_seconds: float = 1.0
+    """Time between SIGTERM and SIGKILL when a trial is stopped."""
+    stream_cap: int = 64 * 2**20
+    """Bytes kept per output stream; the rest is counted, not kept."""
+    environ: dict[str, str] | None = field(default=None)
+    """The runner environment to start from (default: this process's)."""
+    jobs: int = 1
+    """Trials run at once; 1 runs them one after another."""
+    tier: QualificationTier = DEFAULT_RUN_TIER
+    """The qualification tier of the environment the run happens in (SPEC section 6)."""
+    require_system_test: bool = False
+    """Block required cases that must reach ``system_test`` and did not (MISSING_SYSTEM_TEST)."""
+    keep_workspaces: bool = False
+    """Keep every trial's workspace copy (or its view's upper layer); each trial's report
+    names its path."""
+    observer: RunObserver | None = None
+    """Told of every trial and finished case as the run goes (progress output)."""
+
+
+class Evaluation(NamedTuple):
+    """The report, and the signal that interrupted the run, if any."""
+
+    report: Report
+    interrupted_by: int | None
+
+
+class UnknownCaseError(ValueError):
+    """A focused run named a case the fixture does not have."""
+
+
+def select_cases(
+    fixture: Fixture, focus: tuple[str, ...], shard: Shard | None = None
+) -> list[tuple[int, Case]]:
+    """Return ``(index, case)`` for the cases to run, in fixture order.
+
+    A shard selects round-robin by fixture position (see ``agentic_evals.judge.shard``);
+    a focused run selects by name. The two exclude each other.
+    """
+    if focus and shard is not None:
+        raise ValueError("a focused run cannot be sharded")
+    if not focus:
+        return select(fixture.cases, shard)
+    names = {case.name for case in fixture.cases}
+    unknown = [name for name in focus if name not in names]
+    if unknown:
+        raise UnknownCaseError(", ".join(unknown))
+    wanted = set(focus)
+    return [(i, case) for i, case in enumerate(fixture.cases) if case.name in wanted]
+
+
+def _raw_case(document: Any, index: int) -> dict[str, Any]:
+    case = document["cases"][index]
+    assert isinstance(case, dict)
+    return case
+
+
+def evaluate(loaded: LoadResult, options: RunOptions | None = None) -> Evaluation:
+    """Run the selected cases of a valid fixture and build the report."""
+    options = options or RunOptions()
+    fixture = loaded.model
+    if fixture is None:
+        raise ValueError("evaluate() needs a fixture that loaded without errors")
+    selected = select_cases(fixture, options.focus, options.shard)
+    environ = os.environ if options.environ is None else options.environ
+    enable_subreaper()
+    fixture_dir = loaded.path.resolve().parent
+    boundary, run_id = skill_root(fixture_dir), clock.new_run_id()
+    started = clock.monotonic()
+    runs = [CaseRun(index, case, _raw_case(loaded.document, index), []) for index, case in selected]
+    with confined(fixture, fixture_dir, boundary, run_id, environ) as confinement:
+        settings = TrialSettings(
+            run_id=run_id,
+            fixture_dir=fixture_dir,
+            boundary=boundary,
+            base_env=base_environment(hide_shard_variables(environ)),
+            default_timeout=options.timeout_seconds,
+            grace_seconds=options.grace_seconds,
+            stream_cap=options.stream_cap,
+            workspace=fixture.workspace,
+            keep_workspaces=options.keep_workspaces,
+            isolation=confinement.isolation,
+            containment=confinement.containment,
+        )
+        interrupted_by = run_cases(
+            fixture, runs, settings, options.jobs, options.observer, confinement
+        )
+    report = build_report(
+        loaded,
+        runs,
+        run_id=settings.run_id,
+        duration_ms=round((clock.monotonic() - started) * 1000),
+        focused=list(options.focus) or None,
+        interrupted_by=interrupted_by,
+        tier=options.tier,
+        require_system_test=options.require_system_test,
+    )
+    trials = (trial.isolation for case in report.cases for trial in case.trials)
+    notes, leftovers = confinement.notes_for_report(), confinement.containment.leftovers
+    report = report.model_copy(update={"isolation": summarize(trials, notes, leftovers)})
+    if options.shard is not None:
+        report = report.model_copy(update={"shard": options.shard.info()})
+    return Evaluation(report, interrupted_by)

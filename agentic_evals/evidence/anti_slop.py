@@ -1,0 +1,45 @@
+"""The anti-slop gate (SPEC section 2): fixtures that would prove nothing are rejected.
+
+What a case proves is read from the fact table (:mod:`.facts`): commands are
+judged structurally (``: run.sh`` runs ``:``, and an argument that mentions
+``e2e`` is no live path), and what is live is decided by :mod:`.qualification`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from agentic_evals import codes
+from agentic_evals.contract.models import Fixture
+from agentic_evals.contract.vocabulary import HOSTILE_TYPES
+from agentic_evals.documents.findings import Finding, finding
+from agentic_evals.evidence.facts import CaseEvidence
+
+
+def anti_slop_findings(fixture: Fixture, table: Mapping[str, CaseEvidence]) -> list[Finding]:
+    """Every anti-slop violation of ``fixture``, whose cases' facts are ``table``."""
+    found: list[Finding] = []
+    if fixture.trials < 2:
+        pointer = "/trials" if "trials" in fixture.model_fields_set else ""
+        message = f"trials is {fixture.trials}: a single trial is not evidence, use at least 2"
+        found.append(finding(codes.SLOP_TRIALS, pointer, message))
+    if not any(case.type in HOSTILE_TYPES for case in fixture.cases):
+        message = (
+            f"all {len(fixture.cases)} cases are positive, which is self-serving: "
+            "add a negative or adversarial case"
+        )
+        found.append(finding(codes.SLOP_NO_NEGATIVE, "/cases", message))
+    real = [table[case.name] for case in fixture.cases if case.real_world]
+    why_not = [
+        f"{facts.case.name!r} {reason}" for facts in real if (reason := facts.live_path_problem)
+    ]
+    if len(why_not) == len(real):
+        detail = "; ".join(why_not) if why_not else "no case declares real_world: true"
+        message = f"no real-world case exercises a live path without stubs: {detail}"
+        found.append(finding(codes.SLOP_NO_REAL_WORLD, "/cases", message))
+    for index, case in enumerate(fixture.cases):
+        analysis = table[case.name].analysis
+        if analysis.trivial:
+            message = f"case {case.name!r} proves nothing: {analysis.describe_trivial()}"
+            found.append(finding(codes.SLOP_TRIVIAL, f"/cases/{index}/command", message))
+    return found

@@ -1,0 +1,135 @@
+"""The report of a run: each case judged from its trials, then the one derivation (pure)."""
+
+from __future__ import annotations
+
+import signal
+from typing import TYPE_CHECKING
+
+from agentic_evals import __version__, clock, codes
+from agentic_evals.commands.skill_files import SkillFiles
+from agentic_evals.contract.models import Fixture
+from agentic_evals.contract.vocabulary import DEFAULT_RUN_TIER, QualificationTier
+from agentic_evals.evidence.facts import CaseEvidence, evidence_table
+from agentic_evals.judge.capability import run_bases
+from agentic_evals.judge.cases import case_outcome, case_problems
+from agentic_evals.judge.gate import derive
+from agentic_evals.judge.provenance import (
+    oracle_sha256,
+    repo_info,
+    sha256_bytes,
+    source_sha256,
+)
+from agentic_evals.judge.tiers import apply_system_test, qualification_report
+from agentic_evals.redact import redact_argv
+from agentic_evals.reports.model import CaseReport, Problem, Report, RunnerInfo
+from agentic_evals.runner.schedule import CaseRun
+
+if TYPE_CHECKING:
+    from agentic_evals.contract.load import LoadResult
+
+
+def case_report(
+    run: CaseRun, fixture: Fixture, facts: CaseEvidence, files: SkillFiles
+) -> CaseReport:
+    """The record of one case: its trials reduced, and what its facts say it can prove.
+
+    It also carries what the case declares (its oracles, markers and
+    ``must_exercise``) and the skill files its command runs, for ``compare``.
+    """
+    trials = list(run.trials)
+    problems = case_problems([t.problems for t in trials])
+    # Every trial ran unless the run was interrupted during (or before) this case.
+    if len(trials) == fixture.trials:
+        outcome, flaky = case_outcome([t.outcome for t in trials])
+    else:
+        outcome, flaky = "NOT_TESTED", False
+        message = "the run was interrupted before this case ended"
+        problems.append(Problem(code=codes.INTERRUPTED, message=message))
+    passed = sum(1 for t in trials if t.outcome == "PASS")
+    case = run.case
+    return CaseReport(
+        case_id=run.case_id(fixture),
+        name=case.name,
+        type=case.type,
+        required=case.required,
+        outcome=outcome,
+        flaky=flaky,
+        problems=problems,
+        argv=redact_argv(case.command),
+        declared_evidence_class=facts.declared_class,
+        effective_evidence_class=facts.effective_class,
+        live_qualified=facts.live_qualified,
+        evidence_disqualifiers=facts.disqualifiers,
+        supports_claims=list(case.supports_claims),
+        seams=list(case.seams),
+        test_source_sha256=source_sha256(run.raw),
+        oracle_sha256=oracle_sha256(run.raw),
+        passed_trials=passed,
+        total_trials=len(trials),
+        pass_rate=passed / len(trials) if trials else None,
+        trials=trials,
+        expected=run.raw.get("expected"),
+        must_exercise=list(case.must_exercise),
+        blocked_when_stdout_contains=list(case.blocked_when_stdout_contains),
+        infra_blocked_when=list(case.infra_blocked_when),
+        skill_files=files.of(facts.analysis),
+    )
+
+
+def build_report(
+    loaded: LoadResult,
+    runs: list[CaseRun],
+    *,
+    run_id: str,
+    duration_ms: int,
+    focused: list[str] | None,
+    interrupted_by: int | None,
+    tier: QualificationTier = DEFAULT_RUN_TIER,
+    require_system_test: bool = False,
+) -> Report:
+    """Return the report of a run over ``runs`` at qualification ``tier`` (SPEC 6)."""
+    fixture = loaded.model
+    assert fixture is not None
+    fixture_dir = loaded.path.resolve().parent
+    table = evidence_table(fixture, fixture_dir)
+    files = SkillFiles(fixture_dir)
+    pairs = [
+        (
+            apply_system_test(
+                case_report(run, fixture, table[run.case.name], files),
+                run.case,
+                tier,
+                require=require_system_test,
+            ),
+            table[run.case.name],
+        )
+        for run in runs
+    ]
+    cases = [report for report, _ in pairs]
+    bases = run_bases(fixture, pairs, today=clock.today(), now=clock.utc_now())
+    return Report(
+        source=str(loaded.path),
+        skill=fixture.skill,
+        eval_kind=fixture.eval_kind,
+        run_id=run_id,
+        fixture_sha256=sha256_bytes(loaded.source),
+        repo=repo_info(loaded.path.resolve().parent),
+        runner=RunnerInfo(version=__version__),
+        live=fixture.live,
+        mocked=fixture.mocked,
+        proof_scope=fixture.proof_scope,
+        claims=fixture.claims.model_dump(exclude_unset=True) if fixture.claims else None,
+        what_was_exercised=fixture.what_was_exercised,
+        what_remains_unverified=fixture.what_remains_unverified,
+        focused_cases=focused,
+        interrupted=signal.Signals(interrupted_by).name if interrupted_by else None,
+        qualification=qualification_report(
+            [(report, facts.case) for report, facts in pairs], tier, require=require_system_test
+        ),
+        generated_at=clock.utc_now().isoformat(timespec="seconds"),
+        duration_ms=duration_ms,
+        trials_per_case=fixture.trials,
+        warnings=list(loaded.warnings),
+        cases=cases,
+        **derive(cases, bases, trials_per_case=fixture.trials)._asdict(),
+    )

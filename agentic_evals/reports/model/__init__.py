@@ -1,0 +1,82 @@
+"""The result model every layer reads and writes: the run report, ``agentic_evals.report.v2``.
+
+``schemas/report.schema.json`` is generated from these models (SPEC section 10).
+"""
+
+from agentic_evals.reports.model.claims import (
+    CapabilityReadiness,
+    ClaimDeclaration,
+    ClaimEvidence,
+    ClaimReadiness,
+    ExemptEvidence,
+    IgnoredExemption,
+    Independence,
+    QualificationReport,
+    Requalification,
+    Threat,
+)
+from agentic_evals.reports.model.configuration import ConfigurationReport
+from agentic_evals.reports.model.isolation import IsolationSummary, Leftover, TrialIsolation
+from agentic_evals.reports.model.outcomes import (
+    CASE_OUTCOMES,
+    READINESS,
+    CaseOutcome,
+    ClaimVerdict,
+    ClassVerdict,
+    Readiness,
+    TrialOutcome,
+)
+from agentic_evals.reports.model.run import (
+    REPORT_SCHEMA,
+    CaseReport,
+    HallucinatedSuccess,
+    Interval,
+    Metrics,
+    PassHatK,
+    Problem,
+    RepoInfo,
+    Report,
+    RunnerInfo,
+    ShardInfo,
+    StreamStats,
+    TrialReport,
+    WorkspaceChangesReport,
+)
+
+__all__ = [
+    "CASE_OUTCOMES",
+    "READINESS",
+    "REPORT_SCHEMA",
+    "CapabilityReadiness",
+    "CaseOutcome",
+    "CaseReport",
+    "ClaimDeclaration",
+    "ClaimEvidence",
+    "ClaimReadiness",
+    "ClaimVerdict",
+    "ConfigurationReport",
+    "ClassVerdict",
+    "ExemptEvidence",
+    "HallucinatedSuccess",
+    "IgnoredExemption",
+    "Independence",
+    "Interval",
+    "IsolationSummary",
+    "Leftover",
+    "Metrics",
+    "PassHatK",
+    "Problem",
+    "QualificationReport",
+    "Readiness",
+    "RepoInfo",
+    "Report",
+    "Requalification",
+    "RunnerInfo",
+    "ShardInfo",
+    "StreamStats",
+    "Threat",
+    "TrialIsolation",
+    "TrialOutcome",
+    "TrialReport",
+    "WorkspaceChangesReport",
+]

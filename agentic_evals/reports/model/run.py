@@ -1,0 +1,299 @@
+"""The run report, version ``agentic_evals.report.v2`` (SPEC section 10).
+
+``schemas/report.schema.json`` is generated from these models; a test pins
+the field set of this version and fails when the schema drifts.
+"""
+
+from typing import Final, Literal
+
+from pydantic import Field, JsonValue
+
+from agentic_evals.contract.vocabulary import CaseType
+from agentic_evals.documents.base import OutputModel
+from agentic_evals.documents.findings import Finding
+from agentic_evals.reports.model.claims import CapabilityReadiness, QualificationReport
+from agentic_evals.reports.model.configuration import ConfigurationReport
+from agentic_evals.reports.model.isolation import IsolationSummary, TrialIsolation
+from agentic_evals.reports.model.outcomes import CaseOutcome, Readiness, TrialOutcome
+
+REPORT_SCHEMA: Final = "agentic_evals.report.v2"
+
+
+class Problem(OutputModel):
+    """Why a trial or case did not pass, with a stable code."""
+
+    code: str
+    """Stable code, e.g. ``EXIT_CODE`` or ``ARTIFACT_MISMATCH``."""
+    message: str
+    """What was expected and what was found."""
+    oracle: str | None = None
+    """RFC 6901 pointer of the oracle within the case, when one failed."""
+
+
+class StreamStats(OutputModel):
+    """Size of one captured stream."""
+
+    total_bytes: int
+    """Everything the process wrote to the stream."""
+    kept_bytes: int
+    """Bytes kept for the oracles (at most the per-stream cap)."""
+    truncated: bool
+    """More was written than kept."""
+
+
+class WorkspaceChangesReport(OutputModel):
+    """What a trial changed in its workspace copy, as relative POSIX paths, sorted."""
+
+    added: list[str]
+    """Paths that exist after the trial and did not before."""
+    changed: list[str]
+    """Paths whose type, size or content (sha256, or a symlink's target) changed."""
+    removed: list[str]
+    """Paths that existed before the trial and do not after."""
+
+
+class TrialReport(OutputModel):
+    """One run of a case's command."""
+
+    trial_id: str
+    """``<case_id>#<n>``, n counted from 1."""
+    outcome: TrialOutcome
+    """Outcome of this trial."""
+    problems: list[Problem]
+    """Why it did not pass."""
+    exit_code: int | None
+    """Exit code; null when timed out or the program could not start."""
+    term_signal: int | None = None
+    """Signal that ended the program, if any."""
+    timed_out: bool
+    """The trial hit its timeout."""
+    duration_ms: int
+    """Wall time of the trial."""
+    stdout: str
+    """First and last 10,000 characters of stdout, secrets redacted."""
+    stderr: str
+    """First and last 10,000 characters of stderr, secrets redacted."""
+    truncated: bool
+    """A stream exceeded its cap and was drained without being kept."""
+    stdout_stats: StreamStats
+    """Size of stdout."""
+    stderr_stats: StreamStats
+    """Size of stderr."""
+    orphan_pids_after_teardown: list[int]
+    """Descendants still alive after the command ended; they were killed."""
+    artifact_hashes: dict[str, str]
+    """sha256 of every existing artifact the oracles looked at."""
+    trace_method: str | None = None
+    """How execs were traced for ``must_exercise`` (``strace`` or ``unavailable``); null
+    when the case declares none."""
+    traced_execs: int | None = None
+    """Successful execs traced after the command's own; null when nothing was traced."""
+    workspace_changes: WorkspaceChangesReport | None = None
+    """What the trial changed in its private view (workspace, or the skill tree relative to
+    the fixture directory); null on the shared tree (or when no view could be made)."""
+    workspace_path: str | None = None
+    """Where the trial's workspace copy, or its view's upper layer, was kept
+    (``run --keep-workspaces``); null when it was deleted or there was none."""
+    isolation: TrialIsolation | None = None
+    """The trial's private view, network and containment (docs/isolation.md)."""
+
+
+class CaseReport(OutputModel):
+    """One case and its trials."""
+
+    case_id: str
+    """``<skill>::<name>``, stable across runs."""
+    name: str
+    """The case name."""
+    type: CaseType
+    """Case type."""
+    required: bool
+    """Counts for readiness."""
+    outcome: CaseOutcome
+    """Outcome over all trials."""
+    flaky: bool
+    """Trials disagreed, or passes relied on infrastructure-blocked trials."""
+    problems: list[Problem]
+    """Distinct problems over all trials."""
+    argv: list[str]
+    """The command, secrets redacted."""
+    declared_evidence_class: str
+    """Evidence class as declared (absent declares ``live_e2e``)."""
+    effective_evidence_class: str
+    """Evidence class after live qualification."""
+    live_qualified: bool
+    """A live declaration survived qualification."""
+    evidence_disqualifiers: list[str]
+    """Why a live declaration was downgraded."""
+    supports_claims: list[str]
+    """Claims this case supports."""
+    seams: list[str]
+    """Seams this case guards."""
+    test_source_sha256: str
+    """Hash of the canonical JSON of the case without ``expected``."""
+    oracle_sha256: str
+    """Hash of the canonical JSON of ``expected``."""
+    passed_trials: int
+    """Trials that passed."""
+    total_trials: int
+    """Trials that ran."""
+    pass_rate: float | None
+    """passed / total, null when no trial ran."""
+    trials: list[TrialReport]
+    """The trials, in order."""
+    # Declared checks, for ``compare``; each is null in reports that predate it.
+    expected: dict[str, JsonValue] | None = None
+    """The case's ``expected`` as written (``oracle_sha256`` is its hash)."""
+    must_exercise: list[str] | None = None
+    """The case's declared ``must_exercise`` contracts."""
+    blocked_when_stdout_contains: list[str] | None = None
+    """Declared markers that make a trial BLOCKED."""
+    infra_blocked_when: list[str] | None = None
+    """Declared markers that make a failing trial INFRA_BLOCKED."""
+    skill_files: dict[str, str] | None = None
+    """Skill-relative path to ``sha256:<hex>`` of each skill-tree file the command runs (its
+    entrypoints, as the structural reading of the command resolves them)."""
+
+
+class Interval(OutputModel):
+    """A proportion with its Wilson 95% score interval."""
+
+    passed: int
+    """Successes."""
+    total: int
+    """Attempts."""
+    rate: float | None
+    """passed / total; null when total is 0."""
+    wilson_low: float | None
+    """Lower bound of the Wilson 95% interval."""
+    wilson_high: float | None
+    """Upper bound of the Wilson 95% interval."""
+
+
+class PassHatK(OutputModel):
+    """Chance that k fresh trials of a case all pass, estimated from n trials."""
+
+    k: int
+    """Trials per case."""
+    value: float | None
+    """C(passed, k) / C(n, k); null when the case did not run k trials."""
+
+
+class HallucinatedSuccess(OutputModel):
+    """Trials whose exit code and output oracles passed while a readback failed."""
+
+    count: int
+    """How many trials."""
+    trial_ids: list[str]
+    """Which trials."""
+
+
+class Metrics(OutputModel):
+    """Aggregate figures over the run."""
+
+    trial_pass_rate: Interval
+    """Share of executed trials that passed."""
+    pass_hat_k: dict[str, PassHatK]
+    """pass^k per case name."""
+    flaky_cases: list[str]
+    """Names of flaky cases."""
+    hallucinated_success: HallucinatedSuccess
+    """Trials that claimed success the artifacts contradict."""
+
+
+class RepoInfo(OutputModel):
+    """The git checkout the fixture lives in."""
+
+    sha: str | None
+    """Commit of HEAD."""
+    ref: str | None
+    """Branch or ref HEAD points at; null when detached."""
+
+
+class RunnerInfo(OutputModel):
+    """The tool that produced the report."""
+
+    version: str
+    """agentic-evals version."""
+
+
+class ShardInfo(OutputModel):
+    """Which slice of the fixture's cases a shard run covered."""
+
+    index: int = Field(ge=1)
+    """Counted from 1: the shard ran the cases at positions i where i % total == index - 1."""
+    total: int = Field(ge=1)
+    """How many shards the fixture's cases were split into."""
+
+
+class Report(OutputModel):
+    """A run report."""
+
+    schema_: Literal["agentic_evals.report.v2"] = Field(REPORT_SCHEMA, alias="schema")
+    """Report format version."""
+    source: str
+    """The fixture path as given."""
+    skill: str
+    """The fixture's skill."""
+    eval_kind: str
+    """The fixture's eval kind."""
+    run_id: str
+    """Unique id of this run (also given to every trial as AGENTIC_EVALS_RUN_ID)."""
+    fixture_sha256: str
+    """sha256 of the fixture file's bytes."""
+    repo: RepoInfo | None
+    """Git provenance; null outside a git checkout."""
+    runner: RunnerInfo
+    """The tool's version."""
+    live: bool | None
+    """Declared by the fixture."""
+    mocked: bool | None
+    """Declared by the fixture."""
+    proof_scope: str | None
+    """Verbatim from the fixture."""
+    claims: dict[str, JsonValue] | None
+    """Proof-scope prose, verbatim from the fixture."""
+    what_was_exercised: str | None
+    """Verbatim from the fixture."""
+    what_remains_unverified: str | None
+    """Verbatim from the fixture."""
+    readiness: Readiness
+    """The gate: the worse of case and capability readiness."""
+    case_readiness: Readiness
+    """Readiness over required cases."""
+    capability_readiness: CapabilityReadiness | None
+    """Readiness per capability claim (SPEC section 4); null when no claims are declared."""
+    claims_coverage: dict[str, list[str]]
+    """Claim id to the names of the cases that support it."""
+    focused_cases: list[str] | None
+    """Cases selected with --case; null for a full run."""
+    interrupted: str | None = None
+    """Signal name when the run was interrupted (unfinished cases NOT_TESTED)."""
+    qualification: QualificationReport | None = None
+    """Cases by the highest qualification tier they passed at (SPEC section 6)."""
+    shard: ShardInfo | None = None
+    """The shard this run covered (``--shard K/N``); null for a full, focused or merged run."""
+    isolation: IsolationSummary | None = None
+    """How the trials were isolated and contained, and what was not available."""
+    configuration: ConfigurationReport | None = None
+    """The resolved configuration of the run or merge; null when it was not recorded."""
+    generated_at: str
+    """ISO 8601 UTC time the report was written."""
+    duration_ms: int
+    """Wall time of the run."""
+    trials_per_case: int
+    """Trials per case."""
+    case_count: int
+    """Cases in the report."""
+    required_case_count: int
+    """Required cases in the report."""
+    outcome_counts: dict[str, int]
+    """Cases per outcome."""
+    trial_count: int
+    """Trials that ran."""
+    warnings: list[Finding]
+    """Load-time warnings."""
+    metrics: Metrics
+    """Aggregate figures."""
+    cases: list[CaseReport]
+    """The cases, in fixture order."""

@@ -1,0 +1,64 @@
+"""The one-line reason behind a report's readiness. Pure.
+
+The terminal summary, Markdown, HTML and JUnit outputs all open with it, so
+a reader learns in one line why a run is (or is not) READY.
+"""
+
+from __future__ import annotations
+
+from agentic_evals.reports.model import CaseReport, Report
+
+_NAMES_SHOWN = 3
+
+
+def _names(cases: list[CaseReport]) -> str:
+    names = [case.name for case in cases[:_NAMES_SHOWN]]
+    more = len(cases) - len(names)
+    return ", ".join(names) + (f" and {more} more" if more > 0 else "")
+
+
+def _case_reasons(report: Report) -> list[str]:
+    required = [case for case in report.cases if case.required]
+    reasons = []
+    for outcome, verb in (("FAIL", "failed"), ("BLOCKED", "blocked"), ("NOT_TESTED", "not tested")):
+        hit = [case for case in required if case.outcome == outcome]
+        if hit:
+            reasons.append(f"{len(hit)} required case(s) {verb} ({_names(hit)})")
+    return reasons
+
+
+def _claim_reasons(report: Report) -> list[str]:
+    block = report.capability_readiness
+    if block is None:
+        return []
+    reasons = []
+    for claim in block.claims:
+        if claim.verdict == "PROVEN" or claim.criticality == "optional":
+            continue
+        missing = f": missing {', '.join(claim.missing_evidence)}" if claim.missing_evidence else ""
+        reasons.append(f"{claim.criticality} claim {claim.id} {claim.verdict}{missing}")
+    return reasons
+
+
+def readiness_reason(report: Report) -> str:
+    """Say in one line why the report's readiness is what it is."""
+    required = [case for case in report.cases if case.required]
+    if report.interrupted:
+        unfinished = sum(1 for case in report.cases if case.outcome == "NOT_TESTED")
+        return f"interrupted by {report.interrupted}: {unfinished} case(s) NOT_TESTED"
+    if report.readiness == "NOT_ESTABLISHED" and not any(
+        case.outcome != "NOT_TESTED" for case in required
+    ):
+        return "no required case was executed"
+    passed = sum(1 for case in required if case.outcome == "PASS")
+    block = report.capability_readiness
+    claims = ""
+    if block is not None:
+        claims = (
+            f"; {block.critical_claims_proven}/{block.critical_claim_count} critical claims PROVEN"
+        )
+    if report.readiness == "READY":
+        return f"all {passed} required case(s) passed{claims}"
+    reasons = _case_reasons(report) + _claim_reasons(report)
+    head = f"{passed}/{len(required)} required case(s) passed{claims}"
+    return "; ".join([head, *reasons])

@@ -1,0 +1,91 @@
+"""``apply-scaffolds ROOT``: a scaffold fixture for every eligible skill of a tree.
+
+Eligible: posture ``missing``, or an ``eval_provider`` with no fixture of its
+own (postures from :func:`~agentic_evals.skills.audit.audit_skills`). Skipped,
+with the reason: skills that already have an agentic fixture, delegate to an
+eval skill, are exempt (``eval_not_required``), or have a legacy
+``fixtures/eval.json`` to migrate. ``force`` replaces an existing
+``fixtures/agentic_eval.json`` only when it is itself a scaffold: a
+hand-written fixture is never overwritten by the bulk tool (use
+``scaffold-fixture --force`` on that one skill). Dry run unless ``write``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agentic_evals.skills.audit import audit_skills
+from agentic_evals.skills.fixture_checks import declared_kind
+from agentic_evals.skills.models import ScaffoldReceipt, SkillAudit, SkippedSkill
+from agentic_evals.skills.scaffold import DEFAULT_FIXTURE, ScaffoldError, build_scaffold
+from agentic_evals.skills.scaffold import write_scaffold as write_one
+
+_POSTURE_REASONS = {
+    "delegates_to_eval_skill": "evaluated by an eval skill's fixture ({evidence})",
+    "eval_not_required": "exempt: {evidence}",
+    "legacy_eval_fixture": "has a legacy {evidence}: migrate it instead",
+}
+
+
+def skip_reason(skill: SkillAudit, skill_dir: Path, force: bool) -> tuple[str | None, bool]:
+    """Why ``skill`` gets no scaffold (``None``: it does), and whether one is replaced."""
+    template = _POSTURE_REASONS.get(skill.eval_posture)
+    if template is not None:
+        return template.format(evidence=skill.posture_evidence), False
+    if not skill.fixtures:
+        return None, False
+    listed = ", ".join(skill.fixtures)
+    if not force:
+        return f"has an agentic fixture ({listed})", False
+    if DEFAULT_FIXTURE not in skill.fixtures:
+        return f"has an agentic fixture ({listed}); --force only replaces {DEFAULT_FIXTURE}", False
+    if declared_kind(skill_dir / DEFAULT_FIXTURE) != "scaffold":
+        return f"{DEFAULT_FIXTURE} is not a scaffold; --force only replaces scaffolds", False
+    return None, True
+
+
+def apply_scaffolds(
+    root: Path, *, write: bool = False, force: bool = False, limit: int | None = None
+) -> ScaffoldReceipt:
+    """Scaffold every eligible skill under ``root`` (a dry run unless ``write``).
+
+    Raises:
+        AuditInputError: ``root`` is not a readable folder with skills.
+    """
+    audit = audit_skills(root)
+    created: list[str] = []
+    overwritten: list[str] = []
+    would_create: list[str] = []
+    skipped: list[SkippedSkill] = []
+    failed: list[SkippedSkill] = []
+    for skill in audit.skills:
+        skill_dir = root / skill.skill
+        reason, replaces = skip_reason(skill, skill_dir, force)
+        if reason is None and limit is not None and len(created) + len(would_create) >= limit:
+            reason = f"--limit {limit} reached"
+        if reason is not None:
+            skipped.append(SkippedSkill(skill=skill.skill, reason=reason))
+            continue
+        if not write:
+            would_create.append(skill.skill)
+            continue
+        try:
+            write_one(build_scaffold(skill_dir), force=replaces)
+        except (OSError, ScaffoldError) as exc:
+            failed.append(SkippedSkill(skill=skill.skill, reason=str(exc)))
+            continue
+        created.append(skill.skill)
+        if replaces:
+            overwritten.append(skill.skill)
+    return ScaffoldReceipt(
+        root=str(root),
+        write=write,
+        force=force,
+        limit=limit,
+        fixture_path=DEFAULT_FIXTURE,
+        created=created,
+        overwritten=overwritten,
+        would_create=would_create,
+        skipped=skipped,
+        failed=failed,
+    )
