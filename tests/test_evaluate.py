@@ -14,6 +14,7 @@ from agentic_evals.evidence.gates import load_fixture
 
 
 def write(tmp_path: Path, cases: list[dict[str, Any]], trials: int = 2) -> Path:
+    tmp_path.mkdir(parents=True, exist_ok=True)
     path = tmp_path / "fixture.json"
     document = {
         "version": 2,
@@ -78,9 +79,10 @@ def test_trials_get_markers_and_no_virtual_environment(tmp_path: Path) -> None:
 
 
 def test_every_trial_runs_and_counts(tmp_path: Path) -> None:
+    # Outside the skill tree: inside it, each trial writes to its own private view.
     counter = tmp_path / "count"
     report = run(
-        write(tmp_path, [case("counts", ["bash", "-c", f"echo x >> {counter}"])], trials=3)
+        write(tmp_path / "skill", [case("counts", ["bash", "-c", f"echo x >> {counter}"])], 3)
     )
     assert counter.read_text().count("x") == 3
     assert report.trial_count == 3
@@ -89,9 +91,9 @@ def test_every_trial_runs_and_counts(tmp_path: Path) -> None:
 
 
 def test_flaky_case_fails_and_is_listed(tmp_path: Path) -> None:
-    state = tmp_path / "state"
+    state = tmp_path / "state"  # outside the skill tree, so the second trial sees it
     flaky = case("alternates", ["bash", "-c", f"if [ -e {state} ]; then exit 1; fi; touch {state}"])
-    report = run(write(tmp_path, [flaky]))
+    report = run(write(tmp_path / "skill", [flaky]))
     assert [t.outcome for t in report.cases[0].trials] == ["PASS", "FAIL"]
     assert report.cases[0].outcome == "FAIL" and report.cases[0].flaky
     assert report.metrics.flaky_cases == ["alternates"]

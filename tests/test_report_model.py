@@ -25,9 +25,9 @@ def test_report_v2_top_level_fields() -> None:
         "schema", "source", "skill", "eval_kind", "run_id", "fixture_sha256", "repo", "runner",
         "live", "mocked", "proof_scope", "claims", "what_was_exercised", "what_remains_unverified",
         "readiness", "case_readiness", "capability_readiness", "claims_coverage", "focused_cases",
-        "interrupted", "qualification", "shard", "configuration", "generated_at", "duration_ms",
-        "trials_per_case", "case_count", "required_case_count", "outcome_counts", "trial_count",
-        "warnings", "metrics", "cases",
+        "interrupted", "qualification", "shard", "isolation", "configuration", "generated_at",
+        "duration_ms", "trials_per_case", "case_count", "required_case_count", "outcome_counts",
+        "trial_count", "warnings", "metrics", "cases",
     }  # fmt: skip
 
 
@@ -43,8 +43,22 @@ def test_report_v2_case_and_trial_fields() -> None:
         "trial_id", "outcome", "problems", "exit_code", "term_signal", "timed_out",
         "duration_ms", "stdout", "stderr", "truncated", "stdout_stats", "stderr_stats",
         "orphan_pids_after_teardown", "artifact_hashes", "trace_method", "traced_execs",
-        "workspace_changes", "workspace_path",
+        "workspace_changes", "workspace_path", "isolation",
     }  # fmt: skip
+
+
+def test_report_v2_isolation_fields() -> None:
+    from agentic_evals.reports.model import IsolationSummary, Leftover, TrialIsolation
+
+    assert aliases(TrialIsolation) == {
+        "mode", "requested", "network", "mechanisms", "unavailable", "not_copied",
+    }  # fmt: skip
+    assert aliases(IsolationSummary) == {
+        "modes", "networks", "mechanisms", "shared_tree_trials", "notes", "warnings", "leftovers",
+    }  # fmt: skip
+    assert aliases(Leftover) == {"run_id", "pid", "name", "still_running", "how"}
+    assert Report.model_fields["isolation"].default is None
+    assert TrialReport.model_fields["isolation"].default is None
 
 
 def test_report_v2_shard_fields() -> None:

@@ -103,8 +103,8 @@ if TYPE_CHECKING:
 @click.option(
     "--keep-workspaces",
     is_flag=True,
-    help="Keep each trial's workspace copy (SPEC 3.4) instead of deleting it; the report's "
-    "trial names its path in workspace_path.",
+    help="Keep what each trial changed: its workspace copy, or its private view's upper layer "
+    "(docs/isolation.md); the report's trial names the path in workspace_path.",
 )
 @click.option(
     "--progress",

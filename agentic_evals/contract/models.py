@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, JsonValue
 
+from agentic_evals.contract.isolation import IsolationSettings
 from agentic_evals.contract.vocabulary import (
     CaseType,
     ClaimSemantics,
@@ -126,8 +127,8 @@ class ThreatAssumption(InputModel):
     """What the adversary wants to achieve."""
 
 
-class Case(InputModel):
-    """One command case, run for several trials."""
+class Case(IsolationSettings):
+    """One command case, run for several trials (isolation settings override the fixture's)."""
 
     name: NonEmptyStr
     """Unique name of the case within the fixture."""
@@ -250,7 +251,7 @@ class ProofClaims(InputModel):
     """What it does not prove."""
 
 
-class Fixture(InputModel):
+class Fixture(IsolationSettings):
     """A fixture: the declarative evaluation of one skill (format version 2)."""
 
     version: Literal[2]

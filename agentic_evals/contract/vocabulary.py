@@ -53,3 +53,8 @@ QUALIFICATION_TIERS: Final[tuple[QualificationTier, ...]] = get_args(Qualificati
 """Qualification tiers from the highest to the lowest (SPEC section 6)."""
 DEFAULT_RUN_TIER: Final[QualificationTier] = "unit"
 """The tier a run happens at unless ``run --tier`` says otherwise."""
+
+IsolationMode = Literal["auto", "overlay", "copy", "none"]
+"""A trial's view of the skill tree (``docs/isolation.md``)."""
+NetworkMode = Literal["none", "host"]
+"""A trial's network: a namespace with only loopback, or the host's."""

@@ -16,9 +16,11 @@ from agentic_evals.commands.analysis import skill_root
 from agentic_evals.contract.load import LoadResult
 from agentic_evals.contract.models import Case, Fixture
 from agentic_evals.contract.vocabulary import DEFAULT_RUN_TIER, QualificationTier
+from agentic_evals.judge.isolation import summarize
 from agentic_evals.judge.report import build_report
 from agentic_evals.judge.shard import Shard, hide_shard_variables, select
 from agentic_evals.reports.model import Report
+from agentic_evals.runner.confinement import confined
 from agentic_evals.runner.environment import base_environment
 from agentic_evals.runner.observe import RunObserver
 from agentic_evals.runner.plan import TrialSettings
@@ -51,7 +53,8 @@ class RunOptions:
     require_system_test: bool = False
     """Block required cases that must reach ``system_test`` and did not (MISSING_SYSTEM_TEST)."""
     keep_workspaces: bool = False
-    """Keep every trial's workspace copy; each trial's report names its path."""
+    """Keep every trial's workspace copy (or its view's upper layer); each trial's report
+    names its path."""
     observer: RunObserver | None = None
     """Told of every trial and finished case as the run goes (progress output)."""
 
@@ -103,20 +106,26 @@ def evaluate(loaded: LoadResult, options: RunOptions | None = None) -> Evaluatio
     environ = os.environ if options.environ is None else options.environ
     enable_subreaper()
     fixture_dir = loaded.path.resolve().parent
-    settings = TrialSettings(
-        run_id=clock.new_run_id(),
-        fixture_dir=fixture_dir,
-        boundary=skill_root(fixture_dir),
-        base_env=base_environment(hide_shard_variables(environ)),
-        default_timeout=options.timeout_seconds,
-        grace_seconds=options.grace_seconds,
-        stream_cap=options.stream_cap,
-        workspace=fixture.workspace,
-        keep_workspaces=options.keep_workspaces,
-    )
+    boundary, run_id = skill_root(fixture_dir), clock.new_run_id()
     started = clock.monotonic()
     runs = [CaseRun(index, case, _raw_case(loaded.document, index), []) for index, case in selected]
-    interrupted_by = run_cases(fixture, runs, settings, options.jobs, options.observer)
+    with confined(fixture, fixture_dir, boundary, run_id, environ) as confinement:
+        settings = TrialSettings(
+            run_id=run_id,
+            fixture_dir=fixture_dir,
+            boundary=boundary,
+            base_env=base_environment(hide_shard_variables(environ)),
+            default_timeout=options.timeout_seconds,
+            grace_seconds=options.grace_seconds,
+            stream_cap=options.stream_cap,
+            workspace=fixture.workspace,
+            keep_workspaces=options.keep_workspaces,
+            isolation=confinement.isolation,
+            containment=confinement.containment,
+        )
+        interrupted_by = run_cases(
+            fixture, runs, settings, options.jobs, options.observer, confinement
+        )
     report = build_report(
         loaded,
         runs,
@@ -127,6 +136,9 @@ def evaluate(loaded: LoadResult, options: RunOptions | None = None) -> Evaluatio
         tier=options.tier,
         require_system_test=options.require_system_test,
     )
+    trials = (trial.isolation for case in report.cases for trial in case.trials)
+    notes, leftovers = confinement.notes_for_report(), confinement.containment.leftovers
+    report = report.model_copy(update={"isolation": summarize(trials, notes, leftovers)})
     if options.shard is not None:
         report = report.model_copy(update={"shard": options.shard.info()})
     return Evaluation(report, interrupted_by)

@@ -38,6 +38,7 @@ from pydantic import ValidationError
 from agentic_evals import clock
 from agentic_evals.judge.capability import merged_bases
 from agentic_evals.judge.gate import derive
+from agentic_evals.judge.isolation import merge_summaries
 from agentic_evals.judge.shard import Shard, fixture_position, shard_size
 from agentic_evals.judge.tiers import merge_qualification
 from agentic_evals.reports.model import REPORT_SCHEMA, CaseReport, Report
@@ -222,6 +223,10 @@ def _combine(files: Sequence[ReportFile], cases: list[CaseReport]) -> Report:
         "duration_ms": max(report.duration_ms for report in reports),
         "warnings": list(dict.fromkeys(w for report in reports for w in report.warnings)),
         "cases": cases,
+        "isolation": merge_summaries(
+            (report.isolation for report in reports),
+            (trial.isolation for case in cases for trial in case.trials),
+        ),
         **derived._asdict(),
     }
     return first.model_copy(update=update)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from agentic_evals.reports.failure import failure_detail, trial_line
+from agentic_evals.reports.isolation_text import isolation_lines
 from agentic_evals.reports.model import CaseReport, Report
 from agentic_evals.reports.reason import readiness_reason
 
@@ -144,6 +145,7 @@ def render_summary(
             f"while an independent check failed: {', '.join(hallucinated.trial_ids[:5])}"
             + (" ..." if hallucinated.count > 5 else "")
         )
+    lines.extend(isolation_lines(report))
     if report.interrupted:
         lines.append(f"interrupted by {report.interrupted}: unfinished cases are NOT_TESTED")
     if report_path and report_path != "-":

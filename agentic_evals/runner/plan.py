@@ -7,10 +7,15 @@ import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from agentic_evals.contract.models import Case, Workspace
 from agentic_evals.redact import Redactor
 from agentic_evals.runner.environment import trial_cwd
+
+if TYPE_CHECKING:
+    from agentic_evals.runner.containment.run import RunContainment
+    from agentic_evals.runner.isolation.run import RunIsolation
 
 
 @dataclass(frozen=True)
@@ -27,7 +32,11 @@ class TrialSettings:
     workspace: Workspace | None = None
     """The fixture-level workspace; a case's own workspace wins over it."""
     keep_workspaces: bool = False
-    """Keep each trial's workspace copy instead of deleting it (its path goes in the report)."""
+    """Keep each trial's workspace copy, or its view's upper layer (its path goes in the report)."""
+    isolation: RunIsolation | None = None
+    """The run's private views; None runs on the shared tree (or a copy of a workspace)."""
+    containment: RunContainment | None = None
+    """The run's cgroups, limits and network namespaces; None contains by the subreaper only."""
 
 
 @dataclass(frozen=True)

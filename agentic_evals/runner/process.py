@@ -10,12 +10,14 @@ supervision itself is :class:`~agentic_evals.runner.supervisor.TrialSupervisor`.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import subprocess
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from agentic_evals import clock
 from agentic_evals.runner.cancel import Cancellation
@@ -27,6 +29,9 @@ from agentic_evals.runner.capture import (
 )
 from agentic_evals.runner.reaper import Identity, enable_subreaper, runner_children
 from agentic_evals.runner.supervisor import TrialSupervisor
+
+if TYPE_CHECKING:
+    from agentic_evals.runner.containment.trial import TrialContainment
 
 __all__ = ["ProcessResult", "enable_subreaper", "run_process"]
 
@@ -82,6 +87,7 @@ def run_process(
     executable: str | None = None,
     marker_env: Mapping[str, str] | None = None,
     on_started: Callable[[], None] | None = None,
+    containment: TrialContainment | None = None,
 ) -> ProcessResult:
     """Run one trial to completion and clean up everything it started.
 
@@ -106,6 +112,9 @@ def run_process(
             with other markers passes the trial's own to the program).
         on_started: Called once the process runs, before waiting for it;
             if it raises, the tree is killed and the exception propagates.
+        containment: The trial's cgroup, network namespace and limits: the
+            leader is spawned inside them, and its processes are listed from
+            its cgroup (:mod:`agentic_evals.runner.containment.trial`).
 
     Returns:
         The result; a program that cannot start yields ``start_error``, not an exception.
@@ -127,20 +136,9 @@ def run_process(
     elif not (exclusive and subreaper):
         preexisting = None
     started = clock.monotonic()
-    try:
-        proc = subprocess.Popen(
-            args,
-            executable=executable,
-            cwd=cwd,
-            env=env,
-            stdin=_devnull(),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-            close_fds=True,
-        )
-    except (OSError, ValueError) as exc:
-        return _result(args, started, sinks, start_error=_start_error(args[0], cwd, exc))
+    proc = _start(args, executable, cwd, env, containment)
+    if isinstance(proc, str):
+        return _result(args, started, sinks, start_error=proc)
     trial = TrialSupervisor.start(
         proc,
         sinks,
@@ -149,6 +147,7 @@ def run_process(
         subreaper=subreaper,
         cancel_fd=cancel.fd if cancel is not None else None,
         preexisting=preexisting,
+        containment=containment,
     )
     try:
         if on_started is not None:
@@ -162,6 +161,46 @@ def run_process(
     finally:
         trial.close()
     return _result(args, started, sinks, proc.returncode, timed_out, trial.orphans, pid=proc.pid)
+
+
+def _start(
+    args: tuple[str, ...],
+    executable: str | None,
+    cwd: Path,
+    env: Mapping[str, str],
+    containment: TrialContainment | None,
+) -> subprocess.Popen[bytes] | str:
+    """Spawn the leader inside its containment; a one-line reason when it cannot start."""
+    if containment is None:
+        try:
+            return _spawn(args, executable, cwd, env)
+        except (OSError, ValueError) as exc:
+            return _start_error(args[0], cwd, exc)
+    with contextlib.ExitStack() as around:
+        try:
+            around.enter_context(containment.spawning())
+        except OSError as exc:
+            return f"cannot start {args[0]!r}: the trial's containment failed: {exc}"
+        try:
+            return containment.spawn(lambda: _spawn(args, executable, cwd, env))
+        except (OSError, ValueError) as exc:
+            return _start_error(args[0], cwd, exc)
+
+
+def _spawn(
+    args: tuple[str, ...], executable: str | None, cwd: Path, env: Mapping[str, str]
+) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        args,
+        executable=executable,
+        cwd=cwd,
+        env=env,
+        stdin=_devnull(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        close_fds=True,
+    )
 
 
 @functools.cache

@@ -1,14 +1,19 @@
 """Scheduling trials: one after another, or several at once.
 
-Parallel trials (``--jobs N``) give the same report as a serial run: every
-trial keeps its number, trials are stored by (case, number) and read back in
-fixture order, and escaped descendants are attributed by the trial markers
-in their environment, never by timing.
+Parallel trials (``--jobs N``) give the same report as a serial run, by
+construction: every trial keeps its number, trials are stored by (case,
+number) and read back in fixture order; trials run side by side only when
+they cannot see each other's files (each in its own private view), while a
+trial on the shared tree (``isolation: none``) runs alone, after every trial
+before it and before every trial after it; and escaped descendants are
+attributed by the trial's cgroup or private namespace, never by timing or
+by an environment a process can clear. Where neither exists, a parallel run
+runs serially, and the summary says so.
 """
 
 from __future__ import annotations
 
-from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -27,9 +32,13 @@ from agentic_evals.runner.trials import (
 
 if TYPE_CHECKING:
     from agentic_evals.contract.models import Case, Fixture
+    from agentic_evals.runner.confinement import Confinement
 
 Slot = tuple[int, int]
 """A trial's place: (position of its case in the run, trial number from 1)."""
+
+_AHEAD_PER_JOB = 2
+"""Trials submitted per worker ahead of the ones running (not all of them up front)."""
 
 
 @dataclass
@@ -54,13 +63,22 @@ def run_cases(
     settings: TrialSettings,
     jobs: int = 1,
     observer: RunObserver | None = None,
+    confinement: Confinement | None = None,
 ) -> int | None:
     """Run every trial of ``runs``; return the signal that stopped the run, if any.
 
     On SIGINT or SIGTERM the trials in flight are killed and dropped, the rest
     are not started, and cases left with fewer trials than the fixture asks are
     reported NOT_TESTED. ``observer`` hears of every trial and finished case.
+    ``confinement`` (the run's isolation and containment) says whether
+    parallel trials can be told apart; where they cannot, they run serially.
     """
+    if jobs > 1 and confinement is not None and not confinement.certain_attribution():
+        confinement.notes.append(
+            f"--jobs {jobs} ran serially: without cgroups or private namespaces, a process "
+            "that leaves its trial's tree and clears its environment could be missed"
+        )
+        jobs = 1
     tell = Teller(observer, fixture.trials)
     if jobs <= 1:
         return _serial(fixture, runs, settings, tell)
@@ -153,48 +171,65 @@ class _Unjudged:
 def _parallel(
     fixture: Fixture, runs: list[CaseRun], settings: TrialSettings, jobs: int, tell: Teller
 ) -> int | None:
-    done: dict[Slot, TrialReport] = {}
     signum: int | None = None
     cancel = Cancellation()
     pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="agentic-evals-trial")
+    trials = _Submitted(runs, tell, fixture.trials)
     try:
         with interruptible():
-            futures = _submit(pool, fixture, runs, settings, cancel, tell)
             try:
-                for future in as_completed(futures):
-                    slot = futures[future]
-                    done[slot] = future.result()
-                    _tell_done(tell, runs, done, slot, fixture.trials)
+                _submit(pool, fixture, runs, settings, cancel, trials, jobs)
+                trials.wait(0)
             except Interrupted as stop:
                 # Further signals are ignored from here on: the first one decides.
                 signum = stop.signum
                 cancel.cancel()
                 pool.shutdown(wait=True, cancel_futures=True)
-                done.update(_finished(futures))
+                trials.done.update(_finished(trials.futures))
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
         cancel.close()
     for position, run in enumerate(runs):
         slots = [(position, n) for n in range(1, fixture.trials + 1)]
-        run.trials = [done[slot] for slot in slots if slot in done]
+        run.trials = [trials.done[slot] for slot in slots if slot in trials.done]
     return signum
 
 
-def _tell_done(
-    tell: Teller, runs: list[CaseRun], done: dict[Slot, TrialReport], slot: Slot, trials: int
-) -> None:
-    """A parallel trial finished; its case is finished once all its trials are done."""
-    position, number = slot
-    finished = [done[(position, n)] for n in range(1, trials + 1) if (position, n) in done]
-    tell.added(position, runs[position].case.name, finished, number)
+class _Submitted:
+    """The trials of a parallel run: submitted, running, and done by slot."""
+
+    def __init__(self, runs: list[CaseRun], tell: Teller, trials: int) -> None:
+        self.futures: dict[Future[TrialReport], Slot] = {}
+        self.done: dict[Slot, TrialReport] = {}
+        self._pending: set[Future[TrialReport]] = set()
+        self._runs, self._trials = runs, trials
+        self.tell = tell
+        """Hears of each trial as it starts and ends."""
+
+    def add(self, future: Future[TrialReport], slot: Slot) -> None:
+        """A trial was submitted for ``slot``."""
+        self.futures[future] = slot
+        self._pending.add(future)
+
+    def wait(self, most: int) -> None:
+        """Collect finished trials until at most ``most`` are still pending."""
+        while len(self._pending) > most:
+            finished = wait(self._pending, return_when=FIRST_COMPLETED).done
+            self._pending -= finished
+            for future in finished:
+                position, number = slot = self.futures[future]
+                self.done[slot] = future.result()
+                slots = [(position, n) for n in range(1, self._trials + 1)]
+                ended = [self.done[s] for s in slots if s in self.done]
+                self.tell.added(position, self._runs[position].case.name, ended, number)
 
 
 def _started(
     tell: Teller, position: int, plan: CasePlan, number: int, settings: TrialSettings,
-    cancel: Cancellation,
+    cancel: Cancellation, before: set[Identity] | None,
 ) -> TrialReport:  # fmt: skip
     tell.started(position, number)
-    return run_trial(plan, number, settings, cancel)
+    return run_trial(plan, number, settings, cancel, before)
 
 
 def _submit(
@@ -203,16 +238,27 @@ def _submit(
     runs: list[CaseRun],
     settings: TrialSettings,
     cancel: Cancellation,
-    tell: Teller,
-) -> dict[Future[TrialReport], Slot]:
-    futures: dict[Future[TrialReport], Slot] = {}
+    trials: _Submitted,
+    jobs: int,
+) -> None:
+    """Submit the trials in serial order, at most a few per worker ahead.
+
+    A trial on the shared tree waits for every trial submitted before it and
+    runs alone (its orphans attributed as in a serial run); the trials after
+    it wait for it.
+    """
     planner = CasePlanner(settings)
     for position, run in enumerate(runs):
         plan = planner.plan(run.case, run.case_id(fixture))
+        alone = settings.isolation is not None and settings.isolation.exclusive(run.case)
         for number in range(1, fixture.trials + 1):
-            future = pool.submit(_started, tell, position, plan, number, settings, cancel)
-            futures[future] = (position, number)
-    return futures
+            trials.wait(0 if alone else jobs * _AHEAD_PER_JOB - 1)
+            before = runner_children() if alone and enable_subreaper() else None
+            args = (trials.tell, position, plan, number, settings, cancel, before)
+            future = pool.submit(_started, *args)
+            trials.add(future, (position, number))
+            if alone:
+                trials.wait(0)
 
 
 def _finished(futures: dict[Future[TrialReport], Slot]) -> dict[Slot, TrialReport]:

@@ -12,6 +12,7 @@ import select
 import signal
 import subprocess
 from collections.abc import Collection, Mapping
+from typing import TYPE_CHECKING
 
 from agentic_evals import clock
 from agentic_evals.runner.capture import StreamSink
@@ -19,6 +20,9 @@ from agentic_evals.runner.handles import Handle, HandleSet
 from agentic_evals.runner.pump import PipePump
 from agentic_evals.runner.reaper import Identity, add_leader, discard_leader, in_group, is_live
 from agentic_evals.runner.tracker import TrialTracker
+
+if TYPE_CHECKING:
+    from agentic_evals.runner.containment.trial import TrialContainment
 
 _FINAL_DRAIN_SECONDS = 2.0
 _KILL_WAIT_SECONDS = 5.0
@@ -34,13 +38,16 @@ class TrialSupervisor:
         leader: Handle,
         pump: PipePump,
         tracker: TrialTracker,
+        containment: TrialContainment | None = None,
     ) -> None:
         self._proc = proc
+        self._containment = containment
         self._leader = leader
         self._pump = pump
         self._tracker = tracker
         self._handles = HandleSet()
         self._orphans: set[int] = set()
+        self._empty = True
 
     @classmethod
     def start(
@@ -53,30 +60,47 @@ class TrialSupervisor:
         subreaper: bool,
         cancel_fd: int | None = None,
         preexisting: set[Identity] | None = None,
+        containment: TrialContainment | None = None,
     ) -> TrialSupervisor:
         """Begin supervising ``proc``; if even that fails (no fds left), kill it and re-raise."""
         assert proc.stdout is not None and proc.stderr is not None
         pipes = {proc.stdout.fileno(): sinks[0], proc.stderr.fileno(): sinks[1]}
         pump = None
         add_leader(proc.pid)
+        if containment is not None:
+            containment.leader = proc.pid
         try:
             tracker = TrialTracker(
-                proc.pid, env, exclude_pids, subreaper=subreaper, preexisting=preexisting
+                proc.pid,
+                env,
+                exclude_pids,
+                subreaper=subreaper,
+                preexisting=preexisting,
+                membership=containment.membership() if containment is not None else None,
+                namespace=containment.namespace if containment is not None else None,
             )
             pump = PipePump(pipes, on_output=tracker.observe, cancel_fd=cancel_fd)
             # Opened before anyone reaps the leader, so the fd surely refers to it.
-            return cls(proc, Handle(proc.pid, os.pidfd_open(proc.pid)), pump, tracker)
+            leader = Handle(proc.pid, os.pidfd_open(proc.pid))
+            return cls(proc, leader, pump, tracker, containment)
         except BaseException:
             if pump is not None:
                 pump.close()
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+            if containment is not None:
+                containment.finished()
             discard_leader(proc.pid)
             proc.stdout.close()
             proc.stderr.close()
             for sink in sinks:
                 sink.discard()
             raise
+
+    @property
+    def emptied(self) -> bool:
+        """Nothing of the trial is left in its cgroup (always true without one)."""
+        return self._empty
 
     @property
     def orphans(self) -> tuple[int, ...]:
@@ -96,6 +120,7 @@ class TrialSupervisor:
         self._pump.drain(None)
         # Not timed out: the leader's pidfd became readable, so it has exited.
         self._sweep(grace, leader_gone=not timed_out or self._leader_exited())
+        self._kill_contained()
         # Output may still be buffered in pipes whose writers were just killed.
         self._pump.drain(clock.monotonic() + _FINAL_DRAIN_SECONDS)
         self._reap()
@@ -107,10 +132,26 @@ class TrialSupervisor:
             targets = [self._leader, *self._handles.open(self._tracker.members())]
             self._signal(targets, signal.SIGKILL, group=True)
             self._pump.wait([h.fd for h in targets], clock.monotonic() + _KILL_WAIT_SECONDS)
+        if self._containment is not None:
+            self._containment.kill_rest()
         self._reap()
+
+    def _kill_contained(self) -> None:
+        """Kill what the sweep left in the trial's cgroup (a fork loop outrunning it), as a unit."""
+        if self._containment is None:
+            return
+        listed = self._tracker.last_listing
+        if listed is None:  # no sweep listed the cgroup since the leader ended
+            self._tracker.members(leader_gone=True)
+            listed = self._tracker.last_listing or []
+        left = [pid for pid in listed if pid != self._proc.pid]
+        self._orphans.update(left)
+        self._empty = self._containment.kill_rest(known_empty=not left)
 
     def close(self) -> None:
         """Close pidfds and pipes; the leader is no longer a trial's (it was reaped)."""
+        if self._containment is not None:
+            self._containment.finished()
         discard_leader(self._proc.pid)
         self._leader.close()
         self._handles.close()

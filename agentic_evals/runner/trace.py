@@ -95,7 +95,7 @@ class ExecTrace:
         """Prepare the trial's command: traced when ``entries`` is not empty."""
         trace = cls(entries, argv, env, executable)
         # A program that cannot start runs untraced: the spawn reports it as usual.
-        if not entries or not _startable(trace._command[0], env, cwd):
+        if not entries or not startable(trace._command[0], env, cwd):
             return trace
         reasons = []
         for tracer in default_tracers() if tracers is None else tracers:
@@ -110,6 +110,13 @@ class ExecTrace:
             return trace
         trace._unavailable = "; ".join(reasons) or "no tracer is configured"
         return trace
+
+    @property
+    def process_name(self) -> str | None:
+        """The name (``comm``) of the detached tracer process, when the trial is traced."""
+        if self._tracer is None:
+            return None
+        return Path(self.argv[0]).name[:15]
 
     def __enter__(self) -> ExecTrace:
         return self
@@ -199,7 +206,7 @@ def _outcome(method: str, execs: int | None, code: str, messages: list[str]) -> 
     return TraceOutcome(method=method, execs=execs, problems=problems)
 
 
-def _startable(program: str, env: Mapping[str, str], cwd: Path) -> bool:
+def startable(program: str, env: Mapping[str, str], cwd: Path) -> bool:
     """Whether the spawn would find ``program`` (tracers look it up themselves)."""
     if not cwd.is_dir():
         return False
@@ -212,4 +219,7 @@ def _startable(program: str, env: Mapping[str, str], cwd: Path) -> bool:
 
 
 def _executable(path: Path) -> bool:
-    return path.is_file() and os.access(path, os.X_OK)
+    try:
+        return path.is_file() and os.access(path, os.X_OK)
+    except OSError:  # a PATH entry this user may not search
+        return False

@@ -10,7 +10,10 @@ import psutil
 
 from agentic_evals import clock
 from agentic_evals.runner.children import CHILDREN_FILES, own_children
+from agentic_evals.runner.containment import watchdog
 from agentic_evals.runner.environment import CASE_VAR, RUN_ID_VAR, TRIAL_VAR
+from agentic_evals.runner.kernel import namespace_of
+from agentic_evals.runner.membership import Membership, cgroup_members, is_tracer
 from agentic_evals.runner.reaper import (
     TRACER_NAME_PREFIX,
     Identity,
@@ -84,6 +87,12 @@ class TrialTracker:
             names another trial. Markers alone can be read too early (a process
             in the middle of ``execve`` shows no environment), so this is what
             makes serial attribution certain.
+        membership: Lists the trial's processes from its cgroup: then nothing
+            else is needed, or read, to know them. The runner's own exec
+            tracer, born in the cgroup, is moved out of it (it is reaped by
+            the tracing, after the trial).
+        namespace: The trial's private mount namespace (``mnt:[inode]``), which
+            no other trial runs in: a runner child in it is the trial's.
     """
 
     def __init__(
@@ -94,10 +103,17 @@ class TrialTracker:
         *,
         subreaper: bool,
         preexisting: set[Identity] | None = None,
+        membership: Membership | None = None,
+        namespace: str | None = None,
     ) -> None:
+        self._membership = membership
+        self._last_listing: list[int] | None = None
+        self._namespace = namespace
         self._leader = leader_pid
         self._markers = {key: env[key] for key in MARKER_KEYS if key in env}
-        self._exclude = frozenset(exclude_pids)
+        # The runner's watchdog is a child of the runner too, and no trial's.
+        keeper = watchdog.pid()
+        self._exclude = frozenset(exclude_pids) | ({keeper} if keeper is not None else set())
         self._subreaper = subreaper
         self._seen: set[Identity] = set()
         self._next_sample = 0.0
@@ -106,6 +122,8 @@ class TrialTracker:
 
     def observe(self, *, force: bool = False) -> None:
         """Remember the leader's current descendants (rate-limited unless ``force``)."""
+        if self._membership is not None:
+            return  # the cgroup knows them, however they left the tree
         now = clock.monotonic()
         if not force and now < self._next_sample:
             return
@@ -121,6 +139,8 @@ class TrialTracker:
 
         ``leader_gone``: the leader has exited, so nothing is below it any more.
         """
+        if self._membership is not None:
+            return self._listed(self._membership, leader_gone)
         runner = os.getpid()
         if self._subreaper and CHILDREN_FILES:
             others = other_leaders(self._leader)
@@ -151,6 +171,17 @@ class TrialTracker:
         result = sorted(found.values(), key=lambda p: p.pid)
         self._remember(result)
         return result
+
+    @property
+    def last_listing(self) -> list[int] | None:
+        """The live processes of the trial at the last :meth:`members` after the leader ended."""
+        return self._last_listing
+
+    def _listed(self, membership: Membership, leader_gone: bool) -> list[psutil.Process]:
+        found = cgroup_members(membership, self._leader, self._exclude)
+        self._remember(found)
+        self._last_listing = [p.pid for p in found if is_live(p)] if leader_gone else None
+        return found
 
     def _add_subtrees(
         self,
@@ -185,6 +216,8 @@ class TrialTracker:
         ident = identity(proc)
         if ident in self._seen:
             return True
+        if self._namespace is not None and namespace_of(proc.pid) == self._namespace:
+            return not is_tracer(proc)
         if self._carries_markers(proc):
             return True
         return self._exclusive and ident not in self._before and not self._foreign(proc)

@@ -2,27 +2,25 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from agentic_evals import codes
-from agentic_evals.contract.models import Case
 from agentic_evals.oracles.base import OracleContext
 from agentic_evals.oracles.outcome import trial_outcome
 from agentic_evals.oracles.registry import evaluate as evaluate_oracles
-from agentic_evals.redact import Redactor
 from agentic_evals.reports.model import (
     Problem,
     StreamStats,
+    TrialIsolation,
     TrialReport,
 )
-from agentic_evals.runner import workspace
 from agentic_evals.runner.cancel import Cancellation
 from agentic_evals.runner.capture import CapturedStream
-from agentic_evals.runner.environment import trial_cwd, trial_environment
+from agentic_evals.runner.environment import trial_environment
+from agentic_evals.runner.frame import TrialFrame, open_frame
+from agentic_evals.runner.isolation.pretrial import PreTrialState
+from agentic_evals.runner.isolation.run import ViewUnavailableError
 from agentic_evals.runner.plan import CasePlan, TrialSettings
 from agentic_evals.runner.process import ProcessResult, run_process
 from agentic_evals.runner.reaper import Identity
@@ -47,68 +45,42 @@ def run_trial(
     """Run trial ``number`` (from 1) of the planned case and return its verdict.
 
     ``preexisting`` (the runner's children before a serial run) says that no
-    other trial runs meanwhile, which makes orphan attribution exact. With a
-    workspace the trial runs in its own fresh copy (deleted afterwards unless
-    ``keep_workspaces``); when the copy cannot be made the trial FAILs with
-    ``WORKSPACE_UNAVAILABLE`` and nothing is started.
+    other trial runs meanwhile, which makes orphan attribution exact. The
+    trial runs and is judged in its own view (:mod:`agentic_evals.runner.frame`),
+    released afterwards (its changes kept with ``keep_workspaces``); when the
+    view cannot be made the trial FAILs (``WORKSPACE_UNAVAILABLE``,
+    ``ISOLATION_UNAVAILABLE``) and nothing is started.
     """
-    trial_id = f"{plan.case_id}#{number}"
-    if plan.workspace is None:
-        return _run(plan, number, settings, plan.cwd, _in_place(settings), cancel, preexisting)
     try:
-        copy = _copy_workspace(plan.workspace, settings.boundary)
-    except workspace.WorkspaceUnavailableError as error:
-        return _unavailable(trial_id, str(error), plan.redactor)
-    kept = settings.keep_workspaces
-    with _workspace_kept_or_removed(copy, kept):
-        before = workspace.snapshot(copy)
-        cwd = trial_cwd(copy, plan.case.cwd)
-        run = _run(
-            plan, number, settings, cwd, _WorkspaceContext(copy, before), cancel, preexisting
-        )
-    if kept:
-        run = run.model_copy(update={"workspace_path": str(copy)})
-    return run
-
-
-def _in_place(settings: TrialSettings) -> OracleContext:
-    """Where the oracles of a trial without a workspace read: the fixture's tree."""
-    return OracleContext(artifact_root=settings.fixture_dir, boundary=settings.boundary)
-
-
-@dataclass(frozen=True)
-class _WorkspaceContext:
-    """A trial's workspace copy and its snapshot taken before the trial."""
-
-    root: Path
-    before: workspace.Snapshot
-
-
-def _copy_workspace(source: Path, boundary: Path) -> Path:
-    real = Path(os.path.realpath(source))
-    if not real.is_relative_to(os.path.realpath(boundary)):
-        message = f"workspace input {str(source)!r} resolves outside {str(boundary)!r}"
-        raise workspace.WorkspaceUnavailableError(message)
-    return workspace.create(real)
-
-
-@contextmanager
-def _workspace_kept_or_removed(copy: Path, keep: bool) -> Iterator[None]:
+        frame = open_frame(plan, settings)
+    except ViewUnavailableError as error:
+        return _unavailable(plan, number, error)
     try:
-        yield
+        unjudged = _execute(plan, number, settings, frame, cancel, preexisting)
+        try:
+            report = unjudged.judge()
+        finally:
+            unjudged.close()
     finally:
-        if not keep:
-            workspace.remove(copy)
+        kept = frame.close()
+    return _kept(report, kept)
 
 
-def _unavailable(trial_id: str, reason: str, redactor: Redactor) -> TrialReport:
-    """A trial that could not get its workspace: FAIL, and no process was started."""
-    message = redactor.redact(f"the trial's workspace could not be made: {reason}")
+def _kept(report: TrialReport, kept: str | None) -> TrialReport:
+    if kept is None:
+        return report
+    return report.model_copy(update={"workspace_path": kept})
+
+
+def _unavailable(plan: CasePlan, number: int, error: ViewUnavailableError) -> TrialReport:
+    """A trial that could not get its view: FAIL, and no process was started."""
+    what = "workspace" if error.code == codes.WORKSPACE_UNAVAILABLE else "private view"
+    message = plan.redactor.redact(f"the trial's {what} could not be made: {error}")
     empty = StreamStats(total_bytes=0, kept_bytes=0, truncated=False)
     return TrialReport(
-        trial_id=trial_id,
+        trial_id=f"{plan.case_id}#{number}",
         outcome="FAIL",
-        problems=[Problem(code=codes.WORKSPACE_UNAVAILABLE, message=message)],
+        problems=[Problem(code=error.code, message=message)],
         exit_code=None,
         timed_out=False,
         duration_ms=0,
@@ -122,42 +94,39 @@ def _unavailable(trial_id: str, reason: str, redactor: Redactor) -> TrialReport:
     )
 
 
-def _run(
-    plan: CasePlan,
-    number: int,
-    settings: TrialSettings,
-    cwd: Path,
-    context: OracleContext | _WorkspaceContext,
-    cancel: Cancellation | None,
-    preexisting: set[Identity] | None,
-) -> TrialReport:
-    """Run the process in ``cwd``, then judge it against ``context``."""
-    unjudged = _execute(plan, number, settings, cwd, context, cancel, preexisting)
-    try:
-        return unjudged.judge()
-    finally:
-        unjudged.close()
-
-
 @dataclass(frozen=True)
 class UnjudgedTrial:
     """A trial whose processes are all gone, with what it left, not judged yet."""
 
     plan: CasePlan
     number: int
-    result: ProcessResult
+    result: ProcessResult | None
+    """None when the trial could not run (then ``verdict`` says why)."""
     context: OracleContext
-    traced: TraceOutcome
+    traced: TraceOutcome = TraceOutcome()
+    problems: tuple[Problem, ...] = ()
+    """Limits the trial exceeded."""
+    record: TrialIsolation | None = None
+    """Its view and containment, for the report."""
+    pre_trial: PreTrialState | None = None
+    """The tree as it was before the trial (None on the shared tree), for judging checks
+    against what the trial started from."""
+    kept: str | None = None
+    """Where its changes were kept (``--keep-workspaces``), once its view was released."""
+    verdict: TrialReport | None = None
+    """The verdict of a trial that could not run."""
 
     def judge(self) -> TrialReport:
         """Judge the trial; may be called again (after an interruption) until :meth:`close`."""
-        trial_id = f"{self.plan.case_id}#{self.number}"
-        case, redactor = self.plan.case, self.plan.redactor
-        return _judge(case, trial_id, self.result, self.context, redactor, self.traced)
+        if self.verdict is not None or self.result is None:
+            assert self.verdict is not None
+            return self.verdict
+        return _kept(_judge(self, self.result), self.kept)
 
     def close(self) -> None:
         """Release the captured output."""
-        self.result.close()
+        if self.result is not None:
+            self.result.close()
 
 
 def judging_can_wait(plan: CasePlan) -> bool:
@@ -180,6 +149,9 @@ def execute_trial(
 ) -> UnjudgedTrial:
     """Run trial ``number`` of a case that :func:`judging_can_wait`, without judging it.
 
+    Its view is released before this returns: judging reads only what was
+    captured and recorded.
+
     Args:
         plan: The planned case.
         number: The trial number, from 1.
@@ -191,29 +163,39 @@ def execute_trial(
     """
     if not judging_can_wait(plan):
         raise ValueError(f"{plan.case_id}: its trials read files, judge them with run_trial")
-    context = _in_place(settings)
-    return _execute(plan, number, settings, plan.cwd, context, None, preexisting, on_started)
+    try:
+        frame = open_frame(plan, settings)
+    except ViewUnavailableError as error:
+        context = OracleContext(settings.fixture_dir, settings.boundary)
+        return UnjudgedTrial(plan, number, None, context, verdict=_unavailable(plan, number, error))
+    try:
+        trial = _execute(plan, number, settings, frame, None, preexisting, on_started)
+    finally:
+        kept = frame.close()
+    return replace(trial, kept=kept)
 
 
 def _execute(
     plan: CasePlan,
     number: int,
     settings: TrialSettings,
-    cwd: Path,
-    context: OracleContext | _WorkspaceContext,
+    frame: TrialFrame,
     cancel: Cancellation | None,
     preexisting: set[Identity] | None,
     on_started: Callable[[], None] | None = None,
 ) -> UnjudgedTrial:
-    """Run the process in ``cwd``; record the workspace's changes when there is one."""
-    case = plan.case
+    """Run the process in the trial's frame; record what it changed and exceeded."""
+    case, view, contained = plan.case, frame.view, frame.containment
     env = trial_environment(plan.env, {}, run_id=settings.run_id, case_name=case.name, trial=number)
     with ExecTrace.start(
-        case.must_exercise, case.command, env, cwd=cwd, executable=plan.executable
+        case.must_exercise, case.command, env, cwd=view.cwd, executable=plan.executable
     ) as trace:
+        argv, executable = frame.argv(trace.argv, trace.env, trace.executable)
+        if contained is not None:
+            contained.tracer_name = trace.process_name
         result = run_process(
-            trace.argv,
-            cwd=cwd,
+            argv,
+            cwd=view.cwd,
             env=trace.env,
             timeout=case.timeout_seconds or settings.default_timeout,
             grace=settings.grace_seconds,
@@ -221,35 +203,40 @@ def _execute(
             cancel=cancel,
             exclusive=preexisting is not None,
             preexisting=preexisting,
-            executable=trace.executable,
+            executable=executable,
             marker_env=trace.marker_env,
             on_started=on_started,
+            containment=contained,
         )
         result, traced = trace.observe(result)
-    if isinstance(context, _WorkspaceContext):
-        try:
-            changed = workspace.changes(context.before, workspace.snapshot(context.root))
-        except BaseException:
-            result.close()
-            raise
-        context = OracleContext(context.root, context.root, workspace_changes=changed)
-    return UnjudgedTrial(plan, number, result, context, traced)
+    try:
+        exceeded: tuple[Problem, ...] = ()
+        if result.start_error is None and contained is not None:
+            exceeded = tuple(contained.exceeded(result.term_signal, result.exit_code))
+        base = view.context
+        context = OracleContext(base.artifact_root, base.boundary, view.changes())
+    except BaseException:
+        result.close()
+        raise
+    return UnjudgedTrial(
+        plan, number, result, context, traced, exceeded, frame.record, view.pre_trial
+    )
 
 
-def _judge(
-    case: Case,
-    trial_id: str,
-    result: ProcessResult,
-    context: OracleContext,
-    redactor: Redactor,
-    traced: TraceOutcome,
-) -> TrialReport:
+def _judge(trial: UnjudgedTrial, result: ProcessResult) -> TrialReport:
+    case, redactor, context, traced = (
+        trial.plan.case,
+        trial.plan.redactor,
+        trial.context,
+        trial.traced,
+    )
     oracles = None
     if result.start_error is None:
         oracles = evaluate_oracles(case, result, context)
-    outcome, problems = trial_outcome(case, result, oracles, extra_problems=traced.problems)
+    extra = (*traced.problems, *trial.problems)
+    outcome, problems = trial_outcome(case, result, oracles, extra_problems=extra)
     return TrialReport(
-        trial_id=trial_id,
+        trial_id=f"{trial.plan.case_id}#{trial.number}",
         outcome=outcome,
         problems=[p.model_copy(update={"message": redactor.redact(p.message)}) for p in problems],
         exit_code=result.exit_code,
@@ -266,4 +253,5 @@ def _judge(
         trace_method=traced.method,
         traced_execs=traced.execs,
         workspace_changes=context.workspace_changes,
+        isolation=trial.record,
     )

@@ -1,4 +1,8 @@
-"""Workspaces (SPEC 3.4): a fresh copy per trial, what changed, and asserting on it."""
+"""Workspaces (SPEC 3.4): a fresh private view per trial, what changed, and asserting on it.
+
+Every test runs twice: with an overlay of the input (``isolation: overlay``,
+skipped where overlays cannot be mounted) and with a copy (``isolation: copy``).
+"""
 
 from __future__ import annotations
 
@@ -8,15 +12,35 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
+from isolation_helpers import fixture, overlay_problem
 
 from agentic_evals import codes
 from agentic_evals.cli import cli
 from agentic_evals.evaluation.evaluate import RunOptions, evaluate
 from agentic_evals.evidence.gates import load_fixture
-from agentic_evals.runner import workspace
+from agentic_evals.runner.isolation import copy as workspace
 
 APPEND = "cat log.txt; echo more >> log.txt; pwd >&2"
+MODE = "copy"
+
+
+@pytest.fixture(
+    autouse=True,
+    params=[
+        pytest.param(
+            "overlay",
+            marks=pytest.mark.skipif(
+                overlay_problem() is not None, reason=f"no overlays: {overlay_problem()}"
+            ),
+        ),
+        "copy",
+    ],
+)
+def _mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setattr(f"{__name__}.MODE", request.param)
+    return str(request.param)
 
 
 def write(
@@ -25,19 +49,8 @@ def write(
     trials: int = 2,
     ws: str | None = "data",
 ) -> Path:
-    skill.mkdir(parents=True, exist_ok=True)
-    document: dict[str, Any] = {
-        "version": 2,
-        "skill": "probe",
-        "eval_kind": "runner_selftest",
-        "trials": trials,
-        "cases": cases,
-    }
-    if ws is not None:
-        document["workspace"] = {"input": ws}
-    path = skill / "fixture.json"
-    path.write_text(json.dumps(document))
-    return path
+    top = {} if ws is None else {"workspace": {"input": ws}, "isolation": MODE}
+    return fixture(skill, cases, trials, **top)
 
 
 def case(name: str, script: str, **expected: Any) -> dict[str, Any]:
@@ -101,10 +114,23 @@ def test_workspace_changes_are_recorded(tmp_path: Path) -> None:
     }
 
 
-def test_no_workspace_records_null(tmp_path: Path) -> None:
-    report = run(write(tmp_path, [case("plain", "true")], ws=None))
+def test_the_shared_tree_records_no_changes(tmp_path: Path) -> None:
+    document = write(tmp_path, [case("plain", "touch here")], ws=None)
+    shared = json.loads(document.read_text())
+    document.write_text(json.dumps({**shared, "isolation": "none"}))
+    report = run(document)
     trial = report.cases[0].trials[0]
     assert trial.workspace_changes is None and trial.workspace_path is None
+    assert trial.isolation is not None and trial.isolation.mode == "none"
+    assert (tmp_path / "here").exists()
+
+
+def test_the_mode_is_reported(tmp_path: Path) -> None:
+    data(tmp_path)
+    report = run(write(tmp_path, [case("plain", "true")]))
+    records = [t.isolation for t in report.cases[0].trials]
+    assert [(r.mode, r.requested) for r in records if r] == [(MODE, MODE)] * 2
+    assert report.isolation is not None and report.isolation.modes == {MODE: 2}
 
 
 def test_expected_workspace_changes_pass(
@@ -235,15 +261,134 @@ def test_parallel_trials_each_get_their_own_copy(tmp_path: Path) -> None:
 
 
 def test_snapshot_and_changes(tmp_path: Path) -> None:
-    (tmp_path / "a").write_text("1")
-    (tmp_path / "d").mkdir()
-    (tmp_path / "l").symlink_to("a")
-    before = workspace.snapshot(tmp_path)
-    assert before["a"] == workspace.Entry("file", 1, before["a"].digest)
+    source, copied = tmp_path / "source", tmp_path / "copy"
+    for root in (source, copied):
+        root.mkdir()
+        (root / "a").write_text("1")
+        (root / "same").write_text("kept")
+        (root / "d").mkdir()
+        (root / "l").symlink_to("a")
+    before = workspace.snapshot(copied)
+    assert before["a"].kind == "file" and before["a"].size == 1
     assert before["d"].kind == "dir" and before["l"].kind == "symlink"
-    (tmp_path / "a").write_text("2")  # same size, other content
-    (tmp_path / "l").unlink()
-    (tmp_path / "l").symlink_to("d")
-    (tmp_path / "d" / "x").write_text("")
-    found = workspace.changes(before, workspace.snapshot(tmp_path))
+    (copied / "a").write_text("2")  # same size, other content: found by hashing
+    (copied / "same").write_text("kept")  # rewritten with the same bytes: not a change
+    (copied / "l").unlink()
+    (copied / "l").symlink_to("d")
+    (copied / "d" / "x").write_text("")
+    found = workspace.changes(before, workspace.snapshot(copied), copied, source)
     assert found.model_dump() == {"added": ["d/x"], "changed": ["a", "l"], "removed": []}
+
+
+def test_every_kind_of_change_is_recorded_alike_in_both_modes(tmp_path: Path) -> None:
+    root = data(tmp_path)
+    (root / "tree" / "deep").mkdir(parents=True)
+    (root / "tree" / "deep" / "x.txt").write_text("x")
+    (root / "swap").mkdir()
+    (root / "swap" / "inner.txt").write_text("i")
+    (root / "opaque").mkdir()
+    (root / "opaque" / "old.txt").write_text("o")
+    (root / "opaque" / "kept.txt").write_text("k")
+    (root / "file-to-dir").write_text("f")
+    (root / "same.txt").write_text("same")
+    (root / "link").symlink_to("log.txt")
+    script = "; ".join(
+        [
+            "echo more >> log.txt",  # changed content
+            "printf same > same.txt",  # rewritten with the same bytes: unchanged
+            "rm sub/gone.txt",  # a removed file
+            "rm -r tree",  # a removed directory, with everything below it
+            "rm -r swap && echo now-a-file > swap",  # a directory replaced by a file
+            "rm file-to-dir && mkdir file-to-dir && touch file-to-dir/in",  # the other way
+            "rm -r opaque && mkdir opaque && printf k > opaque/kept.txt && touch opaque/new.txt",
+            "ln -sfn sub link",  # a symlink pointing elsewhere
+            "mkdir -p made/deeper && touch made/deeper/a",  # added, with what is below
+        ]
+    )
+    report = run(write(tmp_path, [case("edits", script)], trials=1))
+    trial = report.cases[0].trials[0]
+    assert trial.outcome == "PASS", trial.problems
+    assert trial.workspace_changes is not None
+    assert trial.workspace_changes.model_dump() == {
+        "added": ["file-to-dir/in", "made", "made/deeper", "made/deeper/a", "opaque/new.txt"],
+        "changed": ["file-to-dir", "link", "log.txt", "swap"],
+        "removed": [
+            "opaque/old.txt",
+            "sub/gone.txt",
+            "swap/inner.txt",
+            "tree",
+            "tree/deep",
+            "tree/deep/x.txt",
+        ],
+    }
+    assert (root / "log.txt").read_text() == "orig\n" and (root / "tree").is_dir()
+
+
+def special_files(root: Path) -> list[str]:
+    """A FIFO, a socket and (where allowed) a character device like /dev/zero in ``root``."""
+    import os
+    import socket
+    import stat
+
+    os.mkfifo(root / "pipe")
+    made = ["pipe (FIFO)"]
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(root / "sock"))
+    server.close()
+    made.append("sock (socket)")
+    try:
+        os.mknod(root / "zero", stat.S_IFCHR | 0o666, os.makedev(1, 5))
+        made.append("zero (character device)")
+    except PermissionError:
+        pass
+    return sorted(made)
+
+
+def test_devices_fifos_and_sockets_in_the_input_are_never_read(tmp_path: Path) -> None:
+    root = data(tmp_path)
+    made = special_files(root)
+    probe = case("lists", "ls; cat log.txt", stdout_contains=["orig"])
+    report = run(write(tmp_path, [probe], trials=1), timeout_seconds=30)
+    trial = report.cases[0].trials[0]
+    assert trial.outcome == "PASS", trial.problems
+    assert trial.duration_ms < 20_000  # a copy reading /dev/zero would never end
+    assert trial.isolation is not None
+    if MODE == "copy":
+        assert trial.isolation.not_copied == made  # recorded, not read
+        assert "pipe" not in trial.stdout
+    else:
+        assert trial.isolation.not_copied == []  # the overlay shows them; nothing reads them
+        assert "pipe" in trial.stdout
+    assert trial.workspace_changes is not None and trial.workspace_changes.changed == []
+
+
+def test_a_fifo_the_trial_makes_is_recorded_without_being_read(tmp_path: Path) -> None:
+    data(tmp_path)
+    report = run(write(tmp_path, [case("mkfifo", "mkfifo made")], trials=1))
+    trial = report.cases[0].trials[0]
+    assert trial.outcome == "PASS" and trial.workspace_changes is not None
+    assert trial.workspace_changes.added == ["made"]
+
+
+def test_a_copy_that_fails_leaves_nothing_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tempfile
+
+    root = data(tmp_path / "skill")
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    calls = {"n": 0}
+    real = workspace._copy_file
+
+    def fails_on_the_second(source: str, destination: Path) -> bool:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise OSError(5, "Input/output error")
+        return real(source, destination)
+
+    monkeypatch.setattr(workspace, "_copy_file", fails_on_the_second)
+    with pytest.raises(workspace.WorkspaceUnavailableError, match="Input/output error"):
+        workspace.create(root)
+    assert list(scratch.iterdir()) == []

@@ -16,6 +16,7 @@ from jsonpointer import JsonPointer, JsonPointerException
 
 from agentic_evals import codes
 from agentic_evals.contract.rules.claims import claim_findings
+from agentic_evals.contract.rules.isolation import isolation_findings
 from agentic_evals.documents.findings import Finding, finding
 
 Parts = list[str | int]
@@ -35,6 +36,7 @@ def semantic_findings(document: object, fixture_dir: Path) -> list[Finding]:
     found += _references(document)
     found += _claims(document)
     found += claim_findings(document)
+    found += isolation_findings(document)
     workspace = document.get("workspace")
     found += _workspace(workspace, ["workspace"], depth)
     for index, case in _entries(document, "cases"):

@@ -16,6 +16,7 @@ from agentic_evals.reports.model.claims import (
     Threat,
 )
 from agentic_evals.reports.model.configuration import ConfigurationReport
+from agentic_evals.reports.model.isolation import IsolationSummary, Leftover, TrialIsolation
 from agentic_evals.reports.model.outcomes import (
     CASE_OUTCOMES,
     READINESS,
@@ -60,6 +61,8 @@ __all__ = [
     "IgnoredExemption",
     "Independence",
     "Interval",
+    "IsolationSummary",
+    "Leftover",
     "Metrics",
     "PassHatK",
     "Problem",
@@ -72,6 +75,7 @@ __all__ = [
     "ShardInfo",
     "StreamStats",
     "Threat",
+    "TrialIsolation",
     "TrialOutcome",
     "TrialReport",
     "WorkspaceChangesReport",

@@ -13,6 +13,7 @@ from agentic_evals.documents.base import OutputModel
 from agentic_evals.documents.findings import Finding
 from agentic_evals.reports.model.claims import CapabilityReadiness, QualificationReport
 from agentic_evals.reports.model.configuration import ConfigurationReport
+from agentic_evals.reports.model.isolation import IsolationSummary, TrialIsolation
 from agentic_evals.reports.model.outcomes import CaseOutcome, Readiness, TrialOutcome
 
 REPORT_SCHEMA: Final = "agentic_evals.report.v2"
@@ -88,11 +89,13 @@ class TrialReport(OutputModel):
     traced_execs: int | None = None
     """Successful execs traced after the command's own; null when nothing was traced."""
     workspace_changes: WorkspaceChangesReport | None = None
-    """What the trial changed in its workspace copy; null when the case has no workspace
-    (or the copy could not be made)."""
+    """What the trial changed in its private view (workspace, or the skill tree relative to
+    the fixture directory); null on the shared tree (or when no view could be made)."""
     workspace_path: str | None = None
-    """Where the trial's workspace copy was kept (``run --keep-workspaces``); null when it
-    was deleted or there was none."""
+    """Where the trial's workspace copy, or its view's upper layer, was kept
+    (``run --keep-workspaces``); null when it was deleted or there was none."""
+    isolation: TrialIsolation | None = None
+    """The trial's private view, network and containment (docs/isolation.md)."""
 
 
 class CaseReport(OutputModel):
@@ -270,6 +273,8 @@ class Report(OutputModel):
     """Cases by the highest qualification tier they passed at (SPEC section 6)."""
     shard: ShardInfo | None = None
     """The shard this run covered (``--shard K/N``); null for a full, focused or merged run."""
+    isolation: IsolationSummary | None = None
+    """How the trials were isolated and contained, and what was not available."""
     configuration: ConfigurationReport | None = None
     """The resolved configuration of the run or merge; null when it was not recorded."""
     generated_at: str

@@ -1,0 +1,224 @@
+"""Isolation modes: chosen from what the case asks and what the kernel allows, and reported."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+from isolation_helpers import case, fixture, needs_overlay, run
+
+from agentic_evals.contract.models import Expected
+from agentic_evals.evidence.gates import load_fixture
+from agentic_evals.oracles.artifacts import check as artifact_check
+from agentic_evals.reports.model import Report
+from agentic_evals.runner.confinement import confined
+from agentic_evals.runner.isolation.run import RunIsolation
+from agentic_evals.runner.isolation.views import UPPER_PREFIX
+from agentic_evals.runner.plan import CasePlanner, TrialSettings
+from agentic_evals.runner.trials import execute_trial
+
+WRITES = "mkdir -p out && echo '{\"n\": 1}' > out/n.json"
+
+
+def without(mechanisms: str) -> dict[str, str]:
+    """The runner's environment with ``mechanisms`` turned off."""
+    return {**os.environ, "AGENTIC_EVALS_DISABLE": mechanisms}
+
+
+def view_warnings(report: Report) -> list[str]:
+    """The summary's warnings about views (not those about a machine without cgroups)."""
+    assert report.isolation is not None
+    return [w for w in report.isolation.warnings if "isolation" in w or "view" in w]
+
+
+@needs_overlay
+def test_auto_gives_every_trial_an_overlay_and_the_tree_is_left_alone(tmp_path: Path) -> None:
+    skill = tmp_path / "skill"
+    check = {"path": "out/n.json", "json_pointer": "/n", "equals": 1}
+    path = fixture(skill, [case("writes", WRITES, expected={"artifacts": [check]})])
+    report = run(path)
+    assert report.readiness == "READY", report.cases[0].problems
+    trials = report.cases[0].trials
+    assert [(t.isolation.mode, t.isolation.requested) for t in trials if t.isolation] == [
+        ("overlay", "auto")
+    ] * 2
+    assert all(t.workspace_changes and t.workspace_changes.added == ["out", "out/n.json"]
+               for t in trials)  # fmt: skip
+    assert not (skill / "out").exists()  # nothing littered the skill tree
+    assert report.isolation is not None and report.isolation.modes == {"overlay": 2}
+    assert view_warnings(report) == []
+
+
+@needs_overlay
+def test_changes_of_a_fixture_in_fixtures_are_relative_to_it(tmp_path: Path) -> None:
+    skill = tmp_path / "skill"
+    script = "touch here.txt ../top.txt"
+    path = fixture(skill / "fixtures", [case("edits", script)], trials=1)
+    (skill / "SKILL.md").write_text("# skill\n")
+    trial = run(path).cases[0].trials[0]
+    assert trial.workspace_changes is not None
+    assert trial.workspace_changes.added == ["../top.txt", "here.txt"]
+    assert not (skill / "top.txt").exists()
+
+
+def test_without_overlays_auto_runs_on_the_shared_tree_and_says_why(tmp_path: Path) -> None:
+    skill = tmp_path / "skill"
+    path = fixture(skill, [case("writes", WRITES)])
+    report = run(path, environ=without("overlay"))
+    assert [t.isolation.mode for t in report.cases[0].trials if t.isolation] == ["none", "none"]
+    assert (skill / "out" / "n.json").exists()
+    summary = report.isolation
+    assert summary is not None and summary.shared_tree_trials == 2
+    assert any(note.startswith("no private view") for note in summary.notes)
+
+
+def test_without_overlays_a_workspace_is_copied(tmp_path: Path) -> None:
+    skill = tmp_path / "skill"
+    (skill / "data").mkdir(parents=True)
+    (skill / "data" / "in.txt").write_text("in\n")
+    path = fixture(skill, [case("reads", "cat in.txt", workspace={"input": "data"})])
+    report = run(path, environ=without("overlay"))
+    trials = report.cases[0].trials
+    assert [t.isolation.mode for t in trials if t.isolation] == ["copy", "copy"]
+    assert [t.stdout for t in trials] == ["in\n", "in\n"]
+    assert view_warnings(report) == []
+
+
+def test_an_overlay_asked_for_and_not_available_is_a_warning(tmp_path: Path) -> None:
+    skill = tmp_path / "skill"
+    path = fixture(skill, [case("writes", WRITES)], isolation="overlay")
+    report = run(path, environ=without("overlay"))
+    trial = report.cases[0].trials[0]
+    assert trial.isolation is not None and trial.isolation.mode == "none"
+    assert trial.isolation.unavailable[0].startswith("isolation overlay is not available")
+    assert report.isolation is not None
+    assert view_warnings(report) == [f"2 trial(s): {trial.isolation.unavailable[0]}"]
+
+
+def test_isolation_none_is_the_shared_tree_as_asked(tmp_path: Path) -> None:
+    skill = tmp_path / "skill"
+    counted = case("counts", "echo x >> count.txt; wc -l < count.txt")
+    report = run(fixture(skill, [counted], trials=3, isolation="none"))
+    assert [t.stdout.strip() for t in report.cases[0].trials] == ["1", "2", "3"]
+    assert report.isolation is not None and report.isolation.shared_tree_trials == 3
+    assert view_warnings(report) == []
+
+
+@needs_overlay
+def test_the_case_setting_wins_over_the_fixture(tmp_path: Path) -> None:
+    skill = tmp_path / "skill"
+    own = case("own", "touch mine.txt", isolation="overlay")
+    path = fixture(skill, [own, case("inherits", "touch shared.txt")], isolation="none")
+    report = run(path)
+    modes = [[t.isolation.mode for t in c.trials if t.isolation] for c in report.cases]
+    assert modes == [["overlay", "overlay"], ["none", "none"]]
+    assert (skill / "shared.txt").exists() and not (skill / "mine.txt").exists()
+
+
+@needs_overlay
+def test_keep_workspaces_keeps_the_upper_layer_of_the_tree(tmp_path: Path) -> None:
+    skill = tmp_path / "skill"
+    (skill / "keep.txt").parent.mkdir(parents=True)
+    (skill / "keep.txt").write_text("lower\n")
+    script = "echo upper > keep.txt; touch new.txt"
+    report = run(fixture(skill, [case("edits", script)], trials=1), keep_workspaces=True)
+    kept = report.cases[0].trials[0].workspace_path
+    assert kept is not None and Path(kept).name.startswith(UPPER_PREFIX)
+    try:
+        assert (Path(kept) / "keep.txt").read_text() == "upper\n"
+        assert (Path(kept) / "new.txt").exists()
+        assert (skill / "keep.txt").read_text() == "lower\n"
+    finally:
+        shutil.rmtree(kept)
+
+
+@needs_overlay
+@pytest.mark.parametrize("with_workspace", [False, True], ids=["tree", "workspace"])
+def test_the_pre_trial_state_is_the_tree_before_the_trial(
+    tmp_path: Path, with_workspace: bool
+) -> None:
+    skill = tmp_path / "skill"
+    (skill / "data").mkdir(parents=True)
+    (skill / "data" / "before.txt").write_text("before\n")
+    workspace = {"workspace": {"input": "data"}} if with_workspace else {}
+    path = fixture(skill, [case("edits", "true", **workspace)])
+    loaded = load_fixture(path)
+    model = loaded.model
+    assert model is not None
+    isolation = RunIsolation.start(model, skill, skill, "pretrial", frozenset())
+    found: list[object] = []
+
+    def in_a_trial_thread() -> None:
+        view = isolation.open_view(model.cases[0], skill / "data" if workspace else None)
+        prefix = Path("") if with_workspace else Path("data")
+        (view.cwd / prefix / "before.txt").write_text("changed by the trial\n")
+        (view.cwd / prefix / "after.txt").write_text("made by the trial\n")
+        pre = view.pre_trial
+        assert pre is not None and pre.source == "lower"
+        found.append((pre.artifact_root / prefix / "before.txt").read_text())
+        found.append((pre.artifact_root / prefix / "after.txt").exists())
+        checks = [{"path": str(prefix / "after.txt"), "exists": True}]
+        expected = Expected.model_validate({"exit_code": 0, "artifacts": checks})
+        outcome = artifact_check(expected, None, pre.oracle_context())  # type: ignore[arg-type]
+        found.append([p.code for p in outcome.problems])
+        view.finish(False)
+
+    worker = threading.Thread(target=in_a_trial_thread)
+    worker.start()
+    worker.join()
+    isolation.close()
+    assert found == ["before\n", False, ["ARTIFACT_MISSING"]]
+    assert (skill / "data" / "before.txt").read_text() == "before\n"
+
+
+def test_the_report_validates(tmp_path: Path, assert_valid_report: object) -> None:
+    report = run(fixture(tmp_path / "skill", [case("plain", "true")]))
+    assert callable(assert_valid_report)
+    assert_valid_report(json.loads(report.model_dump_json(by_alias=True)))
+
+
+@needs_overlay
+def test_an_executed_trial_carries_its_pre_trial_state(tmp_path: Path) -> None:
+    skill = tmp_path / "skill"
+    path = fixture(skill, [case("writes", "echo new > made.txt")], trials=1)
+    loaded = load_fixture(path)
+    assert loaded.model is not None
+    with confined(loaded.model, skill, skill, "carries", os.environ) as confinement:
+        settings = TrialSettings(
+            run_id="carries",
+            fixture_dir=skill,
+            boundary=skill,
+            base_env=dict(os.environ),
+            default_timeout=30,
+            grace_seconds=0.5,
+            stream_cap=2**20,
+            isolation=confinement.isolation,
+            containment=confinement.containment,
+        )
+        plan = CasePlanner(settings).plan(loaded.model.cases[0], "probe::writes")
+        trial = execute_trial(plan, 1, settings, preexisting=None)
+        try:
+            assert trial.pre_trial is not None and trial.pre_trial.source == "lower"
+            assert not (trial.pre_trial.artifact_root / "made.txt").exists()
+            assert (trial.pre_trial.artifact_root / "fixture.json").exists()
+            assert trial.context.workspace_changes is not None
+            assert trial.context.workspace_changes.added == ["made.txt"]
+        finally:
+            trial.close()
+
+
+@needs_overlay
+def test_a_trial_that_cleans_the_temporary_directory_cannot_reach_the_tree(tmp_path: Path) -> None:
+    skill = tmp_path / "skill"
+    (skill / "keep.txt").parent.mkdir(parents=True)
+    (skill / "keep.txt").write_text("kept\n")
+    # The trial's own view is under the temporary directory it can see: its lower layer too.
+    views = '"${TMPDIR:-/tmp}"/agentic-evals-view-*/lower-*'
+    wipe = case("wipes", f'for d in {views}; do rm -f "$d/keep.txt"; done; true')
+    report = run(fixture(skill, [wipe], trials=1))
+    assert report.cases[0].outcome == "PASS"
+    assert (skill / "keep.txt").read_text() == "kept\n"
