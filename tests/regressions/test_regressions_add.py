@@ -145,9 +145,11 @@ def test_add_rejects_bad_input_without_running_or_writing(tmp_path: Path) -> Non
 
 
 def test_add_never_overwrites_a_registry_that_changed_meanwhile(tmp_path: Path) -> None:
-    # The guard itself edits the registry while it runs on the current tree.
+    # The guard itself edits the registry while it runs on the current tree; only a trial
+    # on the shared tree (isolation: none) can reach the user's file.
     editing = tally_fixture(
-        command=["bash", "-c", "echo ' ' >> regressions.json; bash ../tally.sh 2 3"]
+        command=["bash", "-c", "echo ' ' >> regressions.json; bash ../tally.sh 2 3"],
+        isolation="none",
     )
     skill = tally_skill(tmp_path, structural("other"), fixture=editing)
     path = skill / "fixtures" / "regressions.json"
