@@ -16,6 +16,7 @@ from agentic_evals.reports.model.claims import (
     Threat,
 )
 from agentic_evals.reports.model.configuration import ConfigurationReport
+from agentic_evals.reports.model.metrics import HallucinatedSuccess, Interval, Metrics, PassHatK
 from agentic_evals.reports.model.outcomes import (
     CASE_OUTCOMES,
     READINESS,
@@ -25,13 +26,10 @@ from agentic_evals.reports.model.outcomes import (
     Readiness,
     TrialOutcome,
 )
+from agentic_evals.reports.model.resume import ResumedFrom
 from agentic_evals.reports.model.run import (
     REPORT_SCHEMA,
     CaseReport,
-    HallucinatedSuccess,
-    Interval,
-    Metrics,
-    PassHatK,
     Problem,
     RepoInfo,
     Report,
@@ -68,6 +66,7 @@ __all__ = [
     "RepoInfo",
     "Report",
     "Requalification",
+    "ResumedFrom",
     "RunnerInfo",
     "ShardInfo",
     "StreamStats",
