@@ -42,10 +42,22 @@ class CaseRun:
     raw: dict[str, Any]
     """The case as the document wrote it (its identity hashes are taken from it)."""
     trials: list[TrialReport] = field(default_factory=list)
+    """The trials so far, in number order (a resumed run starts with the ones it kept)."""
+    pending: tuple[int, ...] | None = None
+    """The numbers of the trials still to run; None runs them all (1 to the fixture's)."""
 
     def case_id(self, fixture: Fixture) -> str:
         """Return the stable id ``<skill>::<name>``."""
         return f"{fixture.skill}::{self.case.name}"
+
+    def to_run(self, trials: int) -> tuple[int, ...]:
+        """The numbers of the trials to run, of ``trials`` per case."""
+        return tuple(range(1, trials + 1)) if self.pending is None else self.pending
+
+    def add(self, trial: TrialReport) -> None:
+        """Add a trial that ran, in number order among the others."""
+        self.trials.append(trial)
+        self.trials.sort(key=lambda kept: kept.number)
 
 
 def run_cases(
@@ -77,8 +89,12 @@ def _serial(
             before = runner_children() if enable_subreaper() else None
             planner = CasePlanner(settings)
             for position, run in enumerate(runs):
+                numbers = run.to_run(fixture.trials)
+                if not numbers:
+                    tell.kept(position, run.case.name, run.trials)
+                    continue
                 plan = planner.plan(run.case, run.case_id(fixture))
-                for number in range(1, fixture.trials + 1):
+                for number in numbers:
                     tell.started(position, number)
                     _serial_trial((position, run), plan, number, settings, before, waiting)
             waiting.judge()
@@ -105,7 +121,7 @@ def _serial_trial(
     if not judging_can_wait(plan):
         waiting.judge()
         position, run = placed
-        run.trials.append(run_trial(plan, number, settings, preexisting=before))
+        run.add(run_trial(plan, number, settings, preexisting=before))
         waiting.tell.added(position, run.case.name, run.trials, number)
         return
     trial = execute_trial(plan, number, settings, preexisting=before, on_started=waiting.judge)
@@ -139,7 +155,7 @@ class _Unjudged:
         (position, run), trial = self._held
         judged = trial.judge()  # interrupted here, it is still held and judged again
         self._held = None
-        run.trials.append(judged)
+        run.add(judged)
         trial.close()
         self.tell.added(position, run.case.name, run.trials, trial.number)
 
@@ -157,10 +173,11 @@ def _parallel(
     signum: int | None = None
     cancel = Cancellation()
     pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="agentic-evals-trial")
+    futures: dict[Future[TrialReport], Slot] = {}
     try:
         with interruptible():
-            futures = _submit(pool, fixture, runs, settings, cancel, tell)
             try:
+                futures = _submit(pool, fixture, runs, settings, cancel, tell)
                 for future in as_completed(futures):
                     slot = futures[future]
                     done[slot] = future.result()
@@ -171,12 +188,13 @@ def _parallel(
                 cancel.cancel()
                 pool.shutdown(wait=True, cancel_futures=True)
                 done.update(_finished(futures))
+    except Interrupted as stop:
+        signum = stop.signum  # held before the run: no trial was started
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
         cancel.close()
-    for position, run in enumerate(runs):
-        slots = [(position, n) for n in range(1, fixture.trials + 1)]
-        run.trials = [done[slot] for slot in slots if slot in done]
+    for (position, _), trial in sorted(done.items()):
+        runs[position].add(trial)
     return signum
 
 
@@ -185,7 +203,8 @@ def _tell_done(
 ) -> None:
     """A parallel trial finished; its case is finished once all its trials are done."""
     position, number = slot
-    finished = [done[(position, n)] for n in range(1, trials + 1) if (position, n) in done]
+    ran = [done[(position, n)] for n in range(1, trials + 1) if (position, n) in done]
+    finished = sorted([*runs[position].trials, *ran], key=lambda trial: trial.number)
     tell.added(position, runs[position].case.name, finished, number)
 
 
@@ -208,8 +227,12 @@ def _submit(
     futures: dict[Future[TrialReport], Slot] = {}
     planner = CasePlanner(settings)
     for position, run in enumerate(runs):
+        numbers = run.to_run(fixture.trials)
+        if not numbers:
+            tell.kept(position, run.case.name, run.trials)
+            continue
         plan = planner.plan(run.case, run.case_id(fixture))
-        for number in range(1, fixture.trials + 1):
+        for number in numbers:
             future = pool.submit(_started, tell, position, plan, number, settings, cancel)
             futures[future] = (position, number)
     return futures
