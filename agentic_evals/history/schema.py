@@ -19,6 +19,7 @@ from typing import Final, NamedTuple
 
 from agentic_evals.history.errors import HistoryError
 from agentic_evals.history.store import Store
+from agentic_evals.history.supersede import supersede
 from agentic_evals.history.view import skill_files_sha256
 
 
@@ -128,6 +129,30 @@ def _backfill_skill_files(store: Store) -> None:
     )
 
 
+_V3: Final = (
+    "ALTER TABLE runs ADD COLUMN resumed_from TEXT",
+    """CREATE TABLE superseded_runs (
+        run_id TEXT PRIMARY KEY,
+        superseded_by TEXT NOT NULL
+    )""",
+)
+
+
+def _backfill_resumed(store: Store) -> None:
+    """Runs recorded from reports of resumed runs take the place of the runs they continue."""
+    resumed = []
+    for stored in store.query("SELECT run_id, report FROM reports"):
+        source = json.loads(stored["report"]).get("resumed_from")
+        if isinstance(source, dict):
+            resumed.append((stored["run_id"], source))
+    for run_id, source in resumed:
+        store.execute(
+            "UPDATE runs SET resumed_from = :source WHERE run_id = :run_id",
+            {"run_id": run_id, "source": source["run_id"]},
+        )
+        supersede(store, run_id, source["runs"])
+
+
 MIGRATIONS: Final = (
     Migration(1, "runs, their cases and claims, and the stored reports", _V1),
     Migration(
@@ -135,6 +160,12 @@ MIGRATIONS: Final = (
         "the skill-file hashes of every case; imported Every Eval Ever results",
         _V2,
         _backfill_skill_files,
+    ),
+    Migration(
+        3,
+        "the run a run resumed; the runs resumed runs took the place of",
+        _V3,
+        _backfill_resumed,
     ),
 )
 SCHEMA_VERSION: Final = MIGRATIONS[-1].version
