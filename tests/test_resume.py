@@ -328,3 +328,14 @@ def test_a_merge_of_a_resumed_shard_keeps_its_marks_and_resumes_nothing(
     assert verdicts(merged) == verdicts(whole)
     reused = [t.trial_id for c in merged.cases for t in c.trials if t.reused]
     assert reused == [f"{SKILL}::fails#{n}" for n in (1, 2, 3)] + [f"{SKILL}::d#1"]
+
+
+def test_a_fixture_at_another_path_names_the_one_the_report_ran(tmp_path: Path, log: Path) -> None:
+    document = logged_fixture(log, ("a",))
+    report = save(run(write(tmp_path, document)), tmp_path / "report.json")
+    document["cases"][0]["expected"]["stdout_contains"] = []
+    moved = write(tmp_path / "moved", document)
+    with pytest.raises(ResumeRefused) as refused:
+        resume(moved, report)
+    assert f"the fixture {moved} changed" in str(refused.value)
+    assert f"which ran {tmp_path / 'agentic_eval.json'}" in str(refused.value)

@@ -190,6 +190,12 @@ def _evaluate(
         try:
             return evaluate(loaded, run_options)
         except UnknownCaseError as error:
+            if request is not None:
+                refuse(
+                    "run",
+                    f"{request.path} ran the case(s) {error}, which {loaded.path} no longer "
+                    "has: run afresh without --resume; nothing was run",
+                )
             raise click.BadParameter(
                 f"no case named {error} in {loaded.path}", param_hint="--case"
             ) from None

@@ -115,13 +115,12 @@ def find_changes(loaded: LoadResult, runs: list[CaseRun], request: ResumeRequest
     changes: list[Change] = []
     now = sha256_bytes(loaded.source)
     if now != report.fixture_sha256:
-        changes.append(
-            Change(
-                None,
-                f"the fixture {loaded.path} changed (sha256 {report.fixture_sha256[:12]} in "
-                f"{name}, {now[:12]} now)",
-            )
+        ran = f", which ran {report.source}" if report.source != str(loaded.path) else ""
+        what = (
+            f"the fixture {loaded.path} changed (sha256 {report.fixture_sha256[:12]} in "
+            f"{name}{ran}, {now[:12]} now)"
         )
+        changes.append(Change(None, what))
     if trial_settings_sha256(loaded.document) != report.trial_settings_sha256:
         what = "its workspace, which every trial runs in, changed (every case)"
         changes.append(Change(None, what, every_case=True))

@@ -210,3 +210,18 @@ def test_a_file_that_is_no_resumable_report_is_refused_before_anything_runs(
     assert result.exit_code == 2 and message in result.stderr, result.output
     assert f"{bad}: " in result.stderr and "Traceback" not in result.output
     assert bad.read_text() == content and ran(log) == []
+
+
+def test_a_focused_case_the_fixture_no_longer_has_is_refused(tmp_path: Path) -> None:
+    log = tmp_path / "trials.log"
+    document = logged_fixture(log, ("a", "b"))
+    fixture = write(tmp_path, document)
+    report = tmp_path / "report.json"
+    assert invoke("run", str(fixture), "--case", "b", "-o", str(report)).exit_code == 0
+    document["cases"].pop()
+    write(tmp_path, document)
+    log.unlink()
+    result = invoke("run", str(fixture), "--resume", str(report), "--resume-changed-cases")
+    assert result.exit_code == 2, result.output
+    assert f"{report} ran the case(s) b, which {fixture} no longer has" in result.stderr
+    assert ran(log) == []
