@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import builders
 from agentic_evals.history.access import open_history
 from agentic_evals.history.location import resolve_location
 from agentic_evals.history.record import RecordOutcome, record
+from agentic_evals.history.schema import migrate
 from agentic_evals.history.store import Store, connect
 from agentic_evals.history.view import index_document
 
@@ -138,3 +140,16 @@ def write_v1_run(store: Store, report: dict[str, Any]) -> None:
                     "oracle": case["oracle_sha256"],
                 },
             )
+
+
+@contextmanager
+def first_version_history(url: str, *reports: dict[str, Any]) -> Iterator[Store]:
+    """An open history at schema version 1 holding ``reports``; closed on leaving."""
+    store = open_raw(url)
+    try:
+        migrate(store, target=1)
+        for report in reports:
+            write_v1_run(store, report)
+        yield store
+    finally:
+        store.close()

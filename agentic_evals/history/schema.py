@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from agentic_evals.history.errors import HistoryError
 from agentic_evals.history.store import Store
@@ -108,15 +108,21 @@ _V2: Final = (
 )
 
 
+def _stored_reports(store: Store) -> list[tuple[str, dict[str, Any]]]:
+    """Every stored report with its run id, parsed."""
+    rows = store.query("SELECT run_id, report FROM reports")
+    return [(row["run_id"], json.loads(row["report"])) for row in rows]
+
+
 def _backfill_skill_files(store: Store) -> None:
     """Fill the new skill-file columns of every recorded case from its stored report."""
     rows = []
-    for stored in store.query("SELECT run_id, report FROM reports"):
-        for case in json.loads(stored["report"]).get("cases", []):
+    for run_id, report in _stored_reports(store):
+        for case in report.get("cases", []):
             files = case.get("skill_files") or {}
             rows.append(
                 {
-                    "run_id": stored["run_id"],
+                    "run_id": run_id,
                     "case_id": case["case_id"],
                     "files": json.dumps(files, sort_keys=True),
                     "sha": skill_files_sha256(files),
@@ -140,12 +146,10 @@ _V3: Final = (
 
 def _backfill_resumed(store: Store) -> None:
     """Runs recorded from reports of resumed runs take the place of the runs they continue."""
-    resumed = []
-    for stored in store.query("SELECT run_id, report FROM reports"):
-        source = json.loads(stored["report"]).get("resumed_from")
-        if isinstance(source, dict):
-            resumed.append((stored["run_id"], source))
+    resumed = [(run_id, report.get("resumed_from")) for run_id, report in _stored_reports(store)]
     for run_id, source in resumed:
+        if not isinstance(source, dict):
+            continue
         store.execute(
             "UPDATE runs SET resumed_from = :source WHERE run_id = :run_id",
             {"run_id": run_id, "source": source["run_id"]},

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from history_helpers import ALPHA, open_raw, record_all, variant, write_reports, write_v1_run
+from history_helpers import ALPHA, first_version_history, record_all, variant, write_reports
 
 from agentic_evals.cli import cli
 from agentic_evals.history.access import open_history
@@ -125,17 +125,15 @@ def test_history_import_rebuilds_one_run_in_any_order(
 def test_a_history_of_schema_version_2_holding_both_runs_is_migrated_to_one_run(
     history_url: str, base_report: dict[str, Any]
 ) -> None:
-    store = open_raw(history_url)
-    try:
-        migrate(store, target=1)
-        write_v1_run(store, interrupted(base_report, "run-x", 1))
-        # Recorded by an agentic-evals that knew nothing of resumed runs.
-        write_v1_run(store, resumed(copy.deepcopy(base_report), "run-y", 3, ["run-x"]))
-        write_v1_run(store, variant(base_report, "run-o", 2))
+    # Recorded by an agentic-evals that knew nothing of resumed runs.
+    recorded = (
+        interrupted(base_report, "run-x", 1),
+        resumed(copy.deepcopy(base_report), "run-y", 3, ["run-x"]),
+        variant(base_report, "run-o", 2),
+    )
+    with first_version_history(history_url, *recorded) as store:
         migrate(store, target=2)
         assert current_version(store) == 2
-    finally:
-        store.close()
     assert run_ids(history_url) == ["run-y", "run-o"]
     with open_history(history_url) as store:
         assert show_run(store, "run-y").run.resumed_from == "run-x"

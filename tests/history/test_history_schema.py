@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from history_helpers import ALPHA, BETA, open_raw, variant, write_v1_run
+from history_helpers import ALPHA, BETA, first_version_history, open_raw, variant, write_v1_run
 
 from agentic_evals.history.access import open_history
 from agentic_evals.history.errors import HistoryError
@@ -82,10 +82,7 @@ def test_a_history_of_a_later_version_is_refused(history_url: str) -> None:
 def test_a_failed_migration_keeps_the_previous_version(
     history_url: str, base_report: dict[str, Any]
 ) -> None:
-    store = open_raw(history_url)
-    try:
-        migrate(store, target=1)
-        write_v1_run(store, variant(base_report, "v1-a", 1))
+    with first_version_history(history_url, variant(base_report, "v1-a", 1)) as store:
         # A stored report that no longer parses makes the backfill of version 2 fail.
         store.execute("UPDATE reports SET report = 'not json'")
         with pytest.raises(HistoryError, match="migration to schema version 2 failed.*version 1"):
@@ -93,5 +90,3 @@ def test_a_failed_migration_keeps_the_previous_version(
         assert current_version(store) == 1
         assert not store.has_table("imported_evaluations")
         assert store.query("SELECT COUNT(*) AS n FROM runs")[0]["n"] == 1
-    finally:
-        store.close()
