@@ -5,6 +5,7 @@ ends as one whole run would, having run only what was missing; changes are refus
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -225,3 +226,39 @@ def test_a_focused_case_the_fixture_no_longer_has_is_refused(tmp_path: Path) -> 
     assert result.exit_code == 2, result.output
     assert f"{report} ran the case(s) b, which {fixture} no longer has" in result.stderr
     assert ran(log) == []
+
+
+def test_a_resumed_run_stopped_again_keeps_what_it_had_and_what_it_finished(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "trials.log"
+    stop = tmp_path / "stop"
+    document = logged_fixture(log, ("a", "b", "c"))
+    # While ``stop`` exists, case c stops the run (this process) with SIGTERM.
+    document["cases"][2]["command"] = logged(
+        log, f"test -e {stop} && kill -TERM {os.getpid()} && sleep 10; true"
+    )
+    fixture = write(tmp_path, document)
+    report = tmp_path / "report.json"
+    assert invoke("run", str(fixture), "-o", str(report)).exit_code == 0
+    first = load(report)
+    first["cases"][1].update(trials=[], outcome="NOT_TESTED")
+    first["cases"][2].update(trials=[], outcome="NOT_TESTED")
+    report.write_text(json.dumps(first))
+    stop.touch()
+    stopped = invoke("run", str(fixture), "--resume", str(report), "-o", str(report))
+    assert stopped.exit_code == 143, stopped.output
+    second = load(report)
+    assert second["interrupted"] == "SIGTERM"
+    assert second["resumed_from"]["kept_trials"] == 3
+    assert [len(case["trials"]) for case in second["cases"]] == [3, 3, 0]
+    stop.unlink()
+    log.unlink()
+    done = invoke("run", str(fixture), "--resume", str(report), "-o", str(report))
+    assert done.exit_code == 0, done.output
+    assert ran(log) == ["c#1", "c#2", "c#3"]
+    last = load(report)
+    assert last["resumed_from"]["runs"] == [first["run_id"], second["run_id"]]
+    origin = {t["trial_id"]: t["reused_from"] for c in last["cases"] for t in c["trials"]}
+    assert origin[f"{SKILL}::a#1"] == first["run_id"]
+    assert origin[f"{SKILL}::b#1"] == second["run_id"] and origin[f"{SKILL}::c#1"] is None
