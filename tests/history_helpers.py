@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import builders
 
 from agentic_evals.history.access import open_history
+from agentic_evals.history.location import resolve_location
 from agentic_evals.history.record import RecordOutcome, record
+from agentic_evals.history.schema import migrate
+from agentic_evals.history.store import Store, connect
 from agentic_evals.history.view import index_document
 
 CLAIM = "hist.works"
@@ -93,3 +97,59 @@ def write_reports(folder: Path, *reports: Mapping[str, Any]) -> list[Path]:
         path.write_text(json.dumps(report, indent=2))
         paths.append(path)
     return paths
+
+
+# What the first schema version wrote for a run: its columns, as they were then.
+V1_RUN = """INSERT INTO runs VALUES (:run_id, 'hist', 'runner_selftest', 'agentic_eval.json',
+    :fixture, :generated_at, :generated_at, 10, 'READY', 'READY', '0.1.0', NULL, NULL, NULL,
+    0, NULL, 2, 4, 4, :sha)"""
+V1_CASE = """INSERT INTO cases VALUES (:run_id, :case_id, :name, :outcome, 1, 0, :passed, 2,
+    :test, :oracle)"""
+
+
+def open_raw(url: str) -> Store:
+    return connect(resolve_location(url, {}))
+
+
+def write_v1_run(store: Store, report: dict[str, Any]) -> None:
+    indexed = index_document(report)
+    with store.transaction():
+        store.execute(
+            V1_RUN,
+            {
+                "run_id": report["run_id"],
+                "fixture": report["fixture_sha256"],
+                "generated_at": indexed.generated_at,
+                "sha": indexed.sha256,
+            },
+        )
+        store.execute(
+            "INSERT INTO reports VALUES (:run_id, :report)",
+            {"run_id": report["run_id"], "report": indexed.text},
+        )
+        for case in report["cases"]:
+            store.execute(
+                V1_CASE,
+                {
+                    "run_id": report["run_id"],
+                    "case_id": case["case_id"],
+                    "name": case["name"],
+                    "outcome": case["outcome"],
+                    "passed": case["passed_trials"],
+                    "test": case["test_source_sha256"],
+                    "oracle": case["oracle_sha256"],
+                },
+            )
+
+
+@contextmanager
+def first_version_history(url: str, *reports: dict[str, Any]) -> Iterator[Store]:
+    """An open history at schema version 1 holding ``reports``; closed on leaving."""
+    store = open_raw(url)
+    try:
+        migrate(store, target=1)
+        for report in reports:
+            write_v1_run(store, report)
+        yield store
+    finally:
+        store.close()

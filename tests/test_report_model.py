@@ -10,6 +10,7 @@ from agentic_evals.reports.model import (
     CaseReport,
     ConfigurationReport,
     Report,
+    ResumedFrom,
     ShardInfo,
     TrialReport,
 )
@@ -25,9 +26,10 @@ def test_report_v2_top_level_fields() -> None:
         "schema", "source", "skill", "eval_kind", "run_id", "fixture_sha256", "repo", "runner",
         "live", "mocked", "proof_scope", "claims", "what_was_exercised", "what_remains_unverified",
         "readiness", "case_readiness", "capability_readiness", "claims_coverage", "focused_cases",
-        "interrupted", "qualification", "shard", "isolation", "configuration", "generated_at",
-        "duration_ms", "trials_per_case", "case_count", "required_case_count", "outcome_counts",
-        "trial_count", "warnings", "metrics", "cases",
+        "interrupted", "qualification", "shard", "isolation", "configuration", "resumed_from",
+        "trial_settings_sha256", "generated_at", "duration_ms",
+        "trials_per_case", "case_count", "required_case_count", "outcome_counts", "trial_count",
+        "warnings", "metrics", "cases",
     }  # fmt: skip
 
 
@@ -43,7 +45,7 @@ def test_report_v2_case_and_trial_fields() -> None:
         "trial_id", "outcome", "problems", "exit_code", "term_signal", "timed_out",
         "duration_ms", "stdout", "stderr", "truncated", "stdout_stats", "stderr_stats",
         "orphan_pids_after_teardown", "artifact_hashes", "trace_method", "traced_execs",
-        "workspace_changes", "workspace_path", "isolation",
+        "workspace_changes", "workspace_path", "isolation", "reused", "reused_from",
     }  # fmt: skip
 
 
@@ -70,7 +72,13 @@ def test_report_v2_optional_fields_default_to_null() -> None:
     # Reports written before these fields existed still validate.
     for name in ("expected", "must_exercise", "skill_files", "infra_blocked_when"):
         assert CaseReport.model_fields[name].default is None
-    assert Report.model_fields["configuration"].default is None
+    for name in ("configuration", "resumed_from", "trial_settings_sha256"):
+        assert Report.model_fields[name].default is None
+    assert TrialReport.model_fields["reused"].default is False
+    assert TrialReport.model_fields["reused_from"].default is None
+    assert aliases(ResumedFrom) == {
+        "path", "run_id", "report_sha256", "runs", "kept_trials", "changed_cases", "retry_infra",
+    }  # fmt: skip
     assert aliases(ConfigurationReport) == {"file", "enabled", "values", "sources"}
 
 

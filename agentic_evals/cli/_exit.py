@@ -55,11 +55,13 @@ def emit(
     document: BaseModel | None = None,
     colour: bool = False,
     texts: Sequence[tuple[Path, str]] = (),
+    written: Sequence[Path] = (),
 ) -> NoReturn:
     """Write ``document`` to ``output`` (when both are given), show ``summary``, exit ``code``.
 
     ``texts`` are the document in other formats, each ``(path, rendered text)``,
-    written after it through the same atomic writer.
+    written after it through the same atomic writer. ``written`` are outputs the
+    command wrote before; like the others, they decide where the summary goes.
     """
     from agentic_evals.reports.json_out import write_model_atomic, write_text_atomic
 
@@ -67,6 +69,6 @@ def emit(
         write_model_atomic(output, document)
     for path, text in texts:
         write_text_atomic(path, text)
-    stream = summary_stream(output, *(path for path, _ in texts))
+    stream = summary_stream(output, *(path for path, _ in texts), *written)
     click.echo(summary, nl=False, err=stream is sys.stderr, color=colour)
     finish(code)

@@ -2,7 +2,8 @@
 
 Outputs are checked before anything runs (writable, regular files, none of
 them an input, no two the same), then written through the one atomic writer
-by :func:`~agentic_evals.cli._exit.emit`, which ends the command. Under
+(:func:`write_outputs`) before the history is touched; :func:`finish_report`
+ends the command. Under
 ``GITHUB_ACTIONS=true`` the annotations go to stdout (stderr when a document
 takes stdout) and the Markdown summary is appended to ``$GITHUB_STEP_SUMMARY``;
 a failure to write the step summary is reported and never changes the exit code.
@@ -136,6 +137,22 @@ def annotate_findings(findings: Sequence[Finding]) -> None:
     click.echo(render_annotations(finding_annotations(findings)), nl=False)
 
 
+def write_outputs(report: Report, outputs: ReportOutputs) -> None:
+    """Write the JSON report and each other format asked for, each through the atomic writer.
+
+    ``run`` and ``merge`` write them before the history is touched: the report
+    file is the source of truth, and a slow history must not delay it.
+    """
+    from agentic_evals.reports.json_out import write_model_atomic, write_text_atomic
+    from agentic_evals.reports.render import render
+
+    for fmt, path in outputs.files():
+        if fmt is None:
+            write_model_atomic(path, report)
+        else:
+            write_text_atomic(path, render(report, fmt))
+
+
 def finish_report(
     report: Report,
     code: ExitCode,
@@ -144,12 +161,11 @@ def finish_report(
     verbosity: int,
     colour_choice: ColourChoice,
 ) -> NoReturn:
-    """Write every output of ``report``, tell GitHub, print the summary, exit ``code``."""
-    from agentic_evals.reports.render import fixture_lines, render
+    """Once the outputs are written (:func:`write_outputs`): tell GitHub, show the summary, exit."""
+    from agentic_evals.reports.render import fixture_lines
     from agentic_evals.reports.terminal import colour_enabled
     from agentic_evals.reports.text import render_summary
 
-    texts = [(path, render(report, fmt)) for fmt, path in outputs.files() if fmt is not None]
     stream = summary_stream(*(path for _, path in outputs.files()))
     if os.environ.get("GITHUB_ACTIONS") == "true" or os.environ.get("GITHUB_STEP_SUMMARY"):
         _github(report, fixture_lines(report), stream is sys.stderr)
@@ -161,7 +177,7 @@ def finish_report(
         report_path=str(outputs.output) if outputs.output else None,
         verbosity=verbosity,
     )
-    emit(code, summary, output=outputs.output, document=report, colour=colour, texts=texts)
+    emit(code, summary, colour=colour, written=[path for _, path in outputs.files()])
 
 
 def verbosity(quiet: bool, verbose: bool) -> int:

@@ -15,6 +15,7 @@ from agentic_evals.cli._report_out import (
     finish_report,
     report_options,
     verbosity,
+    write_outputs,
 )
 from agentic_evals.cli._settings import no_config_option, resolve
 
@@ -62,6 +63,7 @@ def merge(ctx: click.Context, /, reports: tuple[Path, ...], **flags: Any) -> Non
         refuse("merge", f"{error}; nothing was written")
     merged = merged.model_copy(update={"configuration": configuration})
     code = verdict_code(not_ready=merged.readiness != "READY", report_only=flags["report_only"])
+    write_outputs(merged, outputs)
     record_report(merged, flags["history_url"], flags["no_history"])
     level = verbosity(flags["quiet"], flags["verbose"])
     finish_report(merged, code, outputs, verbosity=level, colour_choice=options["color"])

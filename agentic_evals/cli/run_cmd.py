@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from agentic_evals.cli._exit import echo_findings, finish, verdict_code
+from agentic_evals.cli._exit import echo_findings, finish, refuse, verdict_code
 from agentic_evals.cli._history_options import record_options, record_report
 from agentic_evals.cli._report_out import (
     ReportOutputs,
@@ -18,7 +18,9 @@ from agentic_evals.cli._report_out import (
     finish_report,
     report_options,
     verbosity,
+    write_outputs,
 )
+from agentic_evals.cli._resume_options import resume_options, resume_request
 from agentic_evals.cli._settings import no_config_option, resolve
 from agentic_evals.contract.vocabulary import DEFAULT_RUN_TIER, QUALIFICATION_TIERS
 from agentic_evals.exitcodes import ExitCode
@@ -26,8 +28,8 @@ from agentic_evals.reports.terminal import PROGRESS_MODES
 
 if TYPE_CHECKING:
     from agentic_evals.contract.load import LoadResult
-    from agentic_evals.evaluation.evaluate import RunOptions
-    from agentic_evals.judge.shard import Shard
+    from agentic_evals.evaluation.evaluate import Evaluation
+    from agentic_evals.evaluation.resume_source import ResumeRequest, Selection
     from agentic_evals.reports.progress import Progress
 
 
@@ -113,50 +115,92 @@ if TYPE_CHECKING:
     show_default=True,
     help="A line per case on stderr as it finishes; auto adds a live status line on a terminal.",
 )
+@resume_options
 @report_options
 @no_config_option
 @record_options
 @click.pass_context
 def run(ctx: click.Context, /, fixture: Path, **flags: Any) -> None:
     """Load and gate FIXTURE, run every case over its trials, judge readiness."""
-    from agentic_evals.evaluation.evaluate import UnknownCaseError, evaluate
+    from agentic_evals.evaluation.resume_source import Selection
     from agentic_evals.evidence.gates import load_fixture
     from agentic_evals.judge.shard import ShardError, resolve_shard
+    from agentic_evals.runner.interrupt import held
 
     options, configuration = resolve(
         ctx, {k: flags[k] for k in _CONFIGURABLE}, no_config=flags["no_config"]
     )
-    focus = flags["focus"]
     try:
         shard = resolve_shard(
-            flags["shard_spec"], flags["shard_total"], os.environ, focused=bool(focus)
+            flags["shard_spec"], flags["shard_total"], os.environ, focused=bool(flags["focus"])
         )
     except ShardError as error:
         raise click.UsageError(str(error)) from None
+    request, selection = resume_request(flags, Selection(flags["focus"], shard))
     outputs = ReportOutputs.of(options)
-    # Before anything runs, not after a long run; the fixture is never overwritten.
+    # Before anything runs, not after a long run; the fixture is never overwritten, and the
+    # report resumed only by the JSON report (written whole, once the run is over).
     check_outputs("run", [path for _, path in outputs.files()], [fixture])
-    loaded = load_fixture(fixture, strict=options["strict"], gates=not focus)
+    if request is not None:
+        check_outputs("run", [path for fmt, path in outputs.files() if fmt], [request.path])
+    loaded = load_fixture(fixture, strict=options["strict"], gates=not selection.focus)
     echo_findings(loaded.findings)
     if loaded.model is None:
         annotate_findings(loaded.findings)
         click.echo(f"{fixture}: rejected; nothing was run", err=True)
         finish(ExitCode.INVALID)
-    with _progress(options, _selection(loaded, focus, shard)) as progress:
-        try:
-            evaluation = evaluate(loaded, _run_options(flags, options, shard, progress))
-        except UnknownCaseError as error:
-            raise click.BadParameter(
-                f"no case named {error} in {fixture}", param_hint="--case"
-            ) from None
-    report = evaluation.report.model_copy(update={"configuration": configuration})
-    if evaluation.interrupted_by is not None:
-        code = ExitCode(128 + evaluation.interrupted_by)
+    # A signal once the trials are over waits until the report is written.
+    with held() as hold:
+        evaluation = _evaluate(loaded, flags, options, selection, request)
+        report = evaluation.report.model_copy(update={"configuration": configuration})
+        write_outputs(report, outputs)
+    signum = evaluation.interrupted_by or hold.signum
+    if signum is not None:
+        code = ExitCode(128 + signum)
     else:
         code = verdict_code(not_ready=report.readiness != "READY", report_only=flags["report_only"])
     record_report(report, flags["history_url"], flags["no_history"])
     level = verbosity(flags["quiet"], flags["verbose"])
     finish_report(report, code, outputs, verbosity=level, colour_choice=options["color"])
+
+
+def _evaluate(
+    loaded: LoadResult,
+    flags: dict[str, Any],
+    options: dict[str, Any],
+    selection: Selection,
+    request: ResumeRequest | None,
+) -> Evaluation:
+    """Run the fixture with its progress shown; a case or a resume it cannot have ends it."""
+    from agentic_evals.evaluation.evaluate import RunOptions, UnknownCaseError, evaluate
+    from agentic_evals.evaluation.resume_source import ResumeError
+
+    with _progress(options, _selection(loaded, selection)) as progress:
+        run_options = RunOptions(
+            timeout_seconds=options["timeout_seconds"],
+            focus=selection.focus,
+            shard=selection.shard,
+            jobs=options["jobs"],
+            tier=flags["tier"],
+            require_system_test=flags["require_system_test"],
+            keep_workspaces=flags["keep_workspaces"],
+            observer=progress,
+            resume=request,
+        )
+        try:
+            return evaluate(loaded, run_options)
+        except UnknownCaseError as error:
+            if request is not None:
+                refuse(
+                    "run",
+                    f"{request.path} ran the case(s) {error}, which {loaded.path} no longer "
+                    "has: run afresh without --resume; nothing was run",
+                )
+            raise click.BadParameter(
+                f"no case named {error} in {loaded.path}", param_hint="--case"
+            ) from None
+        except ResumeError as error:
+            refuse("run", f"{error}; nothing was run")
 
 
 _CONFIGURABLE = (
@@ -165,13 +209,13 @@ _CONFIGURABLE = (
 )  # fmt: skip
 
 
-def _selection(loaded: LoadResult, focus: tuple[str, ...], shard: Shard | None) -> list[str]:
+def _selection(loaded: LoadResult, selection: Selection) -> list[str]:
     """The names of the cases the run will run (none when ``--case`` names an unknown one)."""
     from agentic_evals.evaluation.evaluate import UnknownCaseError, select_cases
 
     assert loaded.model is not None
     try:
-        return [case.name for _, case in select_cases(loaded.model, focus, shard)]
+        return [case.name for _, case in select_cases(loaded.model, *selection)]
     except UnknownCaseError:
         return []
 
@@ -184,20 +228,3 @@ def _progress(options: dict[str, Any], selected: list[str]) -> Progress:
     width = min(48, max((len(name) for name in selected), default=10))
     mode = options["progress"]
     return Progress(sys.stderr, cases=len(selected), mode=mode, colour=colour, width=width)
-
-
-def _run_options(
-    flags: dict[str, Any], options: dict[str, Any], shard: Shard | None, progress: Progress
-) -> RunOptions:
-    from agentic_evals.evaluation.evaluate import RunOptions
-
-    return RunOptions(
-        timeout_seconds=options["timeout_seconds"],
-        focus=flags["focus"],
-        shard=shard,
-        jobs=options["jobs"],
-        tier=flags["tier"],
-        require_system_test=flags["require_system_test"],
-        keep_workspaces=flags["keep_workspaces"],
-        observer=progress,
-    )

@@ -16,6 +16,8 @@ from agentic_evals.commands.analysis import skill_root
 from agentic_evals.contract.load import LoadResult
 from agentic_evals.contract.models import Case, Fixture
 from agentic_evals.contract.vocabulary import DEFAULT_RUN_TIER, QualificationTier
+from agentic_evals.evaluation.resume import plan_resume
+from agentic_evals.evaluation.resume_source import ResumeRequest, Selection, resumed_selection
 from agentic_evals.judge.isolation import summarize
 from agentic_evals.judge.report import build_report
 from agentic_evals.judge.shard import Shard, hide_shard_variables, select
@@ -57,6 +59,9 @@ class RunOptions:
     names its path."""
     observer: RunObserver | None = None
     """Told of every trial and finished case as the run goes (progress output)."""
+    resume: ResumeRequest | None = None
+    """Keep the finished trials of this earlier report and run only what it lacks
+    (``run --resume``); its selection of cases is the run's."""
 
 
 class Evaluation(NamedTuple):
@@ -102,13 +107,17 @@ def evaluate(loaded: LoadResult, options: RunOptions | None = None) -> Evaluatio
     fixture = loaded.model
     if fixture is None:
         raise ValueError("evaluate() needs a fixture that loaded without errors")
-    selected = select_cases(fixture, options.focus, options.shard)
+    focus, shard = options.focus, options.shard
+    if options.resume is not None:
+        focus, shard = resumed_selection(options.resume, Selection(focus, shard))
+    selected = select_cases(fixture, focus, shard)
     environ = os.environ if options.environ is None else options.environ
     enable_subreaper()
     fixture_dir = loaded.path.resolve().parent
     boundary, run_id = skill_root(fixture_dir), clock.new_run_id()
     started = clock.monotonic()
     runs = [CaseRun(index, case, _raw_case(loaded.document, index), []) for index, case in selected]
+    resumed = None if options.resume is None else plan_resume(loaded, runs, options.resume)
     with confined(fixture, fixture_dir, boundary, run_id, environ) as confinement:
         settings = TrialSettings(
             run_id=run_id,
@@ -131,14 +140,16 @@ def evaluate(loaded: LoadResult, options: RunOptions | None = None) -> Evaluatio
         runs,
         run_id=settings.run_id,
         duration_ms=round((clock.monotonic() - started) * 1000),
-        focused=list(options.focus) or None,
+        focused=list(focus) or None,
         interrupted_by=interrupted_by,
         tier=options.tier,
         require_system_test=options.require_system_test,
     )
     trials = (trial.isolation for case in report.cases for trial in case.trials)
     notes, leftovers = confinement.notes_for_report(), confinement.containment.leftovers
-    report = report.model_copy(update={"isolation": summarize(trials, notes, leftovers)})
-    if options.shard is not None:
-        report = report.model_copy(update={"shard": options.shard.info()})
-    return Evaluation(report, interrupted_by)
+    update = {
+        "isolation": summarize(trials, notes, leftovers),
+        "shard": None if shard is None else shard.info(),
+        "resumed_from": resumed,
+    }
+    return Evaluation(report.model_copy(update=update), interrupted_by)

@@ -39,6 +39,8 @@ class RunSummary(OutputModel):
     """The run covered only the cases named with ``--case``."""
     interrupted: str | None
     """The signal that interrupted the run, if any."""
+    resumed_from: str | None = None
+    """The run this run resumed (``run --resume``); it took that run's place."""
     case_count: int
     """Cases in the report."""
     trial_count: int
@@ -200,7 +202,7 @@ class ReportImport(OutputModel):
     """The file, as given."""
     run_id: str | None
     """Its run id; null when it could not be read."""
-    status: Literal["recorded", "already_recorded", "conflict", "invalid"]
+    status: Literal["recorded", "already_recorded", "conflict", "superseded", "invalid"]
     """What happened to it."""
     message: str | None
     """Why it was not recorded, when it was not."""
@@ -217,6 +219,8 @@ class ReportImportReceipt(OutputModel):
     """Reports whose run was already recorded with the same content."""
     conflicts: int
     """Reports whose run id is recorded with different content (not replaced)."""
+    superseded: int
+    """Reports of runs a recorded resumed run took the place of (not recorded)."""
     invalid: int
     """Files that are not reports the history can index."""
 

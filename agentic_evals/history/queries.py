@@ -20,7 +20,7 @@ from agentic_evals.history.store import Row, Store
 RUN_COLUMNS: Final = (
     "run_id, skill, eval_kind, source, fixture_sha256, generated_at, readiness, "
     "case_readiness, shard, focused, interrupted, case_count, trial_count, passed_trials, "
-    "duration_ms, runner_version, repo_sha, repo_ref"
+    "duration_ms, runner_version, repo_sha, repo_ref, resumed_from"
 )
 _IMPORTED_COLUMNS: Final = (
     "evaluation_id, source_name, source_organization_name, evaluator_relationship, model_id, "

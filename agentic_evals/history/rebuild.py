@@ -34,6 +34,8 @@ def import_reports(store: Store, paths: Sequence[Path]) -> ReportImportReceipt:
                 f"{path}: run {outcome.run_id} is already recorded with a different report; "
                 "the recorded one is kept"
             )
+        elif outcome.status == "superseded":
+            message = f"{path}: run {outcome.run_id} was resumed; the run that resumed it is kept"
         entries.append(
             ReportImport(
                 path=str(path), run_id=outcome.run_id, status=outcome.status, message=message
@@ -45,5 +47,6 @@ def import_reports(store: Store, paths: Sequence[Path]) -> ReportImportReceipt:
         recorded=statuses.count("recorded"),
         already_recorded=statuses.count("already_recorded"),
         conflicts=statuses.count("conflict"),
+        superseded=statuses.count("superseded"),
         invalid=statuses.count("invalid"),
     )

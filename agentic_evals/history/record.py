@@ -5,6 +5,10 @@ report again is ``already_recorded``; a different report under that id is a
 ``conflict`` and is not stored). Concurrent writers cannot duplicate a run: the
 insert of the run row is ``ON CONFLICT (run_id) DO NOTHING``, and the cases,
 claims and stored report are written only by the transaction that inserted it.
+
+The report of a resumed run takes the place of the runs it continues
+(:mod:`agentic_evals.history.supersede`); a run whose place was taken is
+``superseded`` and not recorded again.
 """
 
 from __future__ import annotations
@@ -14,19 +18,21 @@ from typing import Literal, NamedTuple
 
 from agentic_evals import clock
 from agentic_evals.history.store import Store
+from agentic_evals.history.supersede import supersede, superseded_by
 from agentic_evals.history.view import IndexedReport, ReportView, skill_files_sha256, sortable_time
 
-RecordStatus = Literal["recorded", "already_recorded", "conflict"]
+RecordStatus = Literal["recorded", "already_recorded", "conflict", "superseded"]
 
 _INSERT_RUN = """
 INSERT INTO runs (
     run_id, skill, eval_kind, source, fixture_sha256, generated_at, recorded_at, duration_ms,
     readiness, case_readiness, runner_version, repo_sha, repo_ref, shard, focused, interrupted,
-    case_count, trial_count, passed_trials, report_sha256
+    case_count, trial_count, passed_trials, report_sha256, resumed_from
 ) VALUES (
     :run_id, :skill, :eval_kind, :source, :fixture_sha256, :generated_at, :recorded_at,
     :duration_ms, :readiness, :case_readiness, :runner_version, :repo_sha, :repo_ref, :shard,
-    :focused, :interrupted, :case_count, :trial_count, :passed_trials, :report_sha256
+    :focused, :interrupted, :case_count, :trial_count, :passed_trials, :report_sha256,
+    :resumed_from
 ) ON CONFLICT (run_id) DO NOTHING
 """
 _INSERT_CASE = """
@@ -62,6 +68,9 @@ def record(store: Store, indexed: IndexedReport) -> RecordOutcome:
     """
     view = indexed.view
     with store.transaction():
+        store.lock_records()
+        if superseded_by(store, view.run_id) is not None:
+            return RecordOutcome(view.run_id, "superseded")
         if not store.execute(_INSERT_RUN, _run_row(indexed)):
             rows = store.query(
                 "SELECT report_sha256 FROM runs WHERE run_id = :run_id", {"run_id": view.run_id}
@@ -75,6 +84,8 @@ def record(store: Store, indexed: IndexedReport) -> RecordOutcome:
         store.execute_many(_INSERT_CASE, _case_rows(view))
         store.execute_many(_INSERT_CLAIM, _claim_rows(view))
         store.execute_many(_INSERT_CLAIM_CASE, _claim_case_rows(view))
+        if view.resumed_from is not None:
+            supersede(store, view.run_id, view.resumed_from.runs)
     return RecordOutcome(view.run_id, "recorded")
 
 
@@ -101,6 +112,7 @@ def _run_row(indexed: IndexedReport) -> dict[str, object]:
         "trial_count": view.metrics.trial_pass_rate.total,
         "passed_trials": view.metrics.trial_pass_rate.passed,
         "report_sha256": indexed.sha256,
+        "resumed_from": view.resumed_from.run_id if view.resumed_from else None,
     }
 
 

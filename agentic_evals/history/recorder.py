@@ -36,4 +36,6 @@ def record_quietly(
         return f"{prefix}: internal error: {type(error).__name__}: {error}"
     if outcome.status == "conflict":
         return f"{prefix}: the history already holds a different report under this run id"
+    if outcome.status == "superseded":
+        return f"{prefix}: a run that resumed it is recorded in its place"
     return None

@@ -40,7 +40,7 @@ def rate(passed: int, total: int, low: float | None = None, high: float | None =
 
 
 def scope(run: RunSummary) -> str:
-    """Full, shard, focused and/or interrupted."""
+    """Full, shard, focused, interrupted and/or resumed."""
     parts = []
     if run.shard:
         parts.append(f"shard {run.shard}")
@@ -48,6 +48,8 @@ def scope(run: RunSummary) -> str:
         parts.append("focused")
     if run.interrupted:
         parts.append(f"interrupted ({run.interrupted})")
+    if run.resumed_from:
+        parts.append(f"resumed {run.resumed_from[:12]}")
     return ", ".join(parts) or "full"
 
 
@@ -151,6 +153,7 @@ def render_import(receipt: ReportImportReceipt) -> str:
     lines.append(
         f"history import: {receipt.recorded} recorded, {receipt.already_recorded} already "
         f"recorded, {receipt.conflicts} conflict(s), {receipt.invalid} invalid"
+        + (f", {receipt.superseded} superseded by resumed runs" if receipt.superseded else "")
     )
     return "\n".join(lines) + "\n"
 

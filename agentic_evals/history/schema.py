@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from agentic_evals.history.errors import HistoryError
 from agentic_evals.history.store import Store
+from agentic_evals.history.supersede import supersede
 from agentic_evals.history.view import skill_files_sha256
 
 
@@ -107,15 +108,21 @@ _V2: Final = (
 )
 
 
+def _stored_reports(store: Store) -> list[tuple[str, dict[str, Any]]]:
+    """Every stored report with its run id, parsed."""
+    rows = store.query("SELECT run_id, report FROM reports")
+    return [(row["run_id"], json.loads(row["report"])) for row in rows]
+
+
 def _backfill_skill_files(store: Store) -> None:
     """Fill the new skill-file columns of every recorded case from its stored report."""
     rows = []
-    for stored in store.query("SELECT run_id, report FROM reports"):
-        for case in json.loads(stored["report"]).get("cases", []):
+    for run_id, report in _stored_reports(store):
+        for case in report.get("cases", []):
             files = case.get("skill_files") or {}
             rows.append(
                 {
-                    "run_id": stored["run_id"],
+                    "run_id": run_id,
                     "case_id": case["case_id"],
                     "files": json.dumps(files, sort_keys=True),
                     "sha": skill_files_sha256(files),
@@ -128,6 +135,28 @@ def _backfill_skill_files(store: Store) -> None:
     )
 
 
+_V3: Final = (
+    "ALTER TABLE runs ADD COLUMN resumed_from TEXT",
+    """CREATE TABLE superseded_runs (
+        run_id TEXT PRIMARY KEY,
+        superseded_by TEXT NOT NULL
+    )""",
+)
+
+
+def _backfill_resumed(store: Store) -> None:
+    """Runs recorded from reports of resumed runs take the place of the runs they continue."""
+    resumed = [(run_id, report.get("resumed_from")) for run_id, report in _stored_reports(store)]
+    for run_id, source in resumed:
+        if not isinstance(source, dict):
+            continue
+        store.execute(
+            "UPDATE runs SET resumed_from = :source WHERE run_id = :run_id",
+            {"run_id": run_id, "source": source["run_id"]},
+        )
+        supersede(store, run_id, source["runs"])
+
+
 MIGRATIONS: Final = (
     Migration(1, "runs, their cases and claims, and the stored reports", _V1),
     Migration(
@@ -135,6 +164,12 @@ MIGRATIONS: Final = (
         "the skill-file hashes of every case; imported Every Eval Ever results",
         _V2,
         _backfill_skill_files,
+    ),
+    Migration(
+        3,
+        "the run a run resumed; the runs resumed runs took the place of",
+        _V3,
+        _backfill_resumed,
     ),
 )
 SCHEMA_VERSION: Final = MIGRATIONS[-1].version

@@ -8,8 +8,8 @@ exceptions the driver raises (all become :class:`HistoryError`).
 
 SQLite runs in WAL mode, so readers never block the writer, and every write
 transaction starts with ``BEGIN IMMEDIATE``, so two writers queue for the lock
-(up to the URL's ``timeout``) instead of failing half-way. PostgreSQL needs
-nothing extra for writers; migrations take an advisory lock.
+(up to the URL's ``timeout``) instead of failing half-way. On PostgreSQL,
+migrations and recordings each take an advisory lock.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ Params = Mapping[str, object]
 
 _PLACEHOLDER: Final = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
 _MIGRATION_LOCK: Final = 0x61655F68  # any constant: one advisory lock id for migrations
+_RECORD_LOCK: Final = 0x61655F72  # and another for recording
 _CONNECT_TIMEOUT: Final = 10
 
 
@@ -72,6 +73,13 @@ class Store(ABC):
 
     def lock_schema(self) -> None:  # noqa: B027 - SQLite's BEGIN IMMEDIATE already serialises
         """Inside a transaction: keep other connections from migrating at the same time."""
+
+    def lock_records(self) -> None:  # noqa: B027 - SQLite's BEGIN IMMEDIATE already serialises
+        """Inside a transaction: keep other connections from recording at the same time.
+
+        A resumed run's report removes the runs it continues, and a run is not recorded
+        once a resumed one took its place: both must see each other's writes.
+        """
 
     def close(self) -> None:
         """Close the connection (errors on close are of no interest any more)."""
@@ -148,6 +156,10 @@ class PostgresStore(Store):
     def lock_schema(self) -> None:
         """A transaction-scoped advisory lock: concurrent first uses migrate one at a time."""
         self.query("SELECT pg_advisory_xact_lock(:key) AS locked", {"key": _MIGRATION_LOCK})
+
+    def lock_records(self) -> None:
+        """A transaction-scoped advisory lock: concurrent writers record one at a time."""
+        self.query("SELECT pg_advisory_xact_lock(:key) AS locked", {"key": _RECORD_LOCK})
 
     def _sql(self, sql: str) -> str:
         return _psycopg_sql(sql)

@@ -83,6 +83,13 @@ class RunnerView(_View):
     version: str
 
 
+class ResumedView(_View):
+    """The report's ``resumed_from``: the run it resumed and every run it continues."""
+
+    run_id: str
+    runs: list[str]
+
+
 class ReportView(_View):
     """An ``agentic_evals.report.v2`` report, as the history indexes it."""
 
@@ -100,6 +107,7 @@ class ReportView(_View):
     focused_cases: list[str] | None
     interrupted: str | None = None
     shard: ShardView | None = None
+    resumed_from: ResumedView | None = None
     generated_at: str
     duration_ms: int
     case_count: int

@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from pydantic import ValidationError
 
@@ -42,6 +42,9 @@ from agentic_evals.judge.isolation import merge_summaries
 from agentic_evals.judge.shard import Shard, fixture_position, shard_size
 from agentic_evals.judge.tiers import merge_qualification
 from agentic_evals.reports.model import REPORT_SCHEMA, CaseReport, Report
+
+_REPORT_FAMILY: Final = REPORT_SCHEMA.rpartition(".")[0] + "."
+"""What every version's ``schema`` starts with: ``agentic_evals.report.``."""
 
 
 class MergeError(ValueError):
@@ -63,15 +66,38 @@ def read_report(path: Path) -> ReportFile:
             report of this version.
     """
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-        raise MergeError(f"{path}: cannot read: {reason}") from None
+        data = path.read_bytes()
+    except OSError as error:
+        raise MergeError(f"{path}: cannot read: {error.strerror or error}") from None
+    return report_from_bytes(path, data)
+
+
+def report_from_bytes(path: Path, data: bytes) -> ReportFile:
+    """Validate the bytes of the report file at ``path`` (see :func:`read_report`).
+
+    Raises:
+        MergeError: ``data`` is not UTF-8 JSON, or not a valid report of this version.
+    """
+    try:
+        text = data.decode("utf-8")
+        document = json.loads(text)
+    except UnicodeDecodeError as error:
+        raise MergeError(f"{path}: cannot read: {error}") from None
     except json.JSONDecodeError as error:
-        raise MergeError(f"{path}: not JSON: {error}") from None
+        # An error at the very end: the file stops before the document does.
+        cut = (
+            " (truncated: it ends before the document does)"
+            if error.pos >= len(text.rstrip())
+            else ""
+        )
+        raise MergeError(f"{path}: not JSON{cut}: {error}") from None
     schema = document.get("schema") if isinstance(document, dict) else None
     if schema != REPORT_SCHEMA:
-        raise MergeError(f"{path}: not an {REPORT_SCHEMA} report (schema: {schema!r})")
+        version = isinstance(schema, str) and schema.startswith(_REPORT_FAMILY)
+        raise MergeError(
+            f"{path}: not an {REPORT_SCHEMA} report (schema: {schema!r})"
+            + (": written by an incompatible version of agentic-evals" if version else "")
+        )
     try:
         report = Report.model_validate(document)
     except ValidationError as error:
@@ -219,6 +245,8 @@ def _combine(files: Sequence[ReportFile], cases: list[CaseReport]) -> Report:
         "interrupted": next((r.interrupted for r in reports if r.interrupted), None),
         "qualification": merge_qualification([r.qualification for r in reports], cases),
         "shard": None,
+        # A merge resumed nothing; the trials a shard kept stay marked as reused.
+        "resumed_from": None,
         "generated_at": clock.utc_now().isoformat(timespec="seconds"),
         "duration_ms": max(report.duration_ms for report in reports),
         "warnings": list(dict.fromkeys(w for report in reports for w in report.warnings)),

@@ -56,6 +56,15 @@ def oracle_sha256(raw_case: Mapping[str, Any]) -> str:
     return sha256_bytes(canonical_json(raw_case.get("expected")))
 
 
+def trial_settings_sha256(raw_fixture: Mapping[str, Any]) -> str:
+    """Return the hex sha256 of the fixture-level settings every trial runs under, raw.
+
+    That is the fixture's ``workspace`` (``null`` when it has none): the cases'
+    own hashes do not cover it, yet it decides where every trial runs.
+    """
+    return sha256_bytes(canonical_json({"workspace": raw_fixture.get("workspace")}))
+
+
 def repo_info(path: Path) -> RepoInfo | None:
     """Return HEAD's commit and ref for the git checkout holding ``path``.
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import signal
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from agentic_evals import __version__, clock, codes
 from agentic_evals.commands.skill_files import SkillFiles
@@ -18,6 +19,7 @@ from agentic_evals.judge.provenance import (
     repo_info,
     sha256_bytes,
     source_sha256,
+    trial_settings_sha256,
 )
 from agentic_evals.judge.tiers import apply_system_test, qualification_report
 from agentic_evals.redact import redact_argv
@@ -26,6 +28,29 @@ from agentic_evals.runner.schedule import CaseRun
 
 if TYPE_CHECKING:
     from agentic_evals.contract.load import LoadResult
+
+
+class CaseHashes(NamedTuple):
+    """What identifies a case's trials: its two hashes and the skill files its command runs."""
+
+    test_source_sha256: str
+    oracle_sha256: str
+    skill_files: dict[str, str]
+
+
+def case_hashes(raw: Mapping[str, Any], facts: CaseEvidence, files: SkillFiles) -> CaseHashes:
+    """The identity of a case as it is now (``raw``: the case as the document wrote it)."""
+    return CaseHashes(source_sha256(raw), oracle_sha256(raw), files.of(facts.analysis))
+
+
+def current_hashes(loaded: LoadResult, runs: list[CaseRun]) -> dict[str, CaseHashes]:
+    """The identity of the case of each of ``runs`` as it is now, by case name."""
+    fixture = loaded.model
+    assert fixture is not None
+    fixture_dir = loaded.path.resolve().parent
+    table = evidence_table(fixture, fixture_dir)
+    files = SkillFiles(fixture_dir)
+    return {run.case.name: case_hashes(run.raw, table[run.case.name], files) for run in runs}
 
 
 def case_report(
@@ -47,6 +72,7 @@ def case_report(
         problems.append(Problem(code=codes.INTERRUPTED, message=message))
     passed = sum(1 for t in trials if t.outcome == "PASS")
     case = run.case
+    hashes = case_hashes(run.raw, facts, files)
     return CaseReport(
         case_id=run.case_id(fixture),
         name=case.name,
@@ -62,8 +88,8 @@ def case_report(
         evidence_disqualifiers=facts.disqualifiers,
         supports_claims=list(case.supports_claims),
         seams=list(case.seams),
-        test_source_sha256=source_sha256(run.raw),
-        oracle_sha256=oracle_sha256(run.raw),
+        test_source_sha256=hashes.test_source_sha256,
+        oracle_sha256=hashes.oracle_sha256,
         passed_trials=passed,
         total_trials=len(trials),
         pass_rate=passed / len(trials) if trials else None,
@@ -72,7 +98,7 @@ def case_report(
         must_exercise=list(case.must_exercise),
         blocked_when_stdout_contains=list(case.blocked_when_stdout_contains),
         infra_blocked_when=list(case.infra_blocked_when),
-        skill_files=files.of(facts.analysis),
+        skill_files=hashes.skill_files,
     )
 
 
@@ -89,7 +115,7 @@ def build_report(
 ) -> Report:
     """Return the report of a run over ``runs`` at qualification ``tier`` (SPEC 6)."""
     fixture = loaded.model
-    assert fixture is not None
+    assert fixture is not None and isinstance(loaded.document, dict)
     fixture_dir = loaded.path.resolve().parent
     table = evidence_table(fixture, fixture_dir)
     files = SkillFiles(fixture_dir)
@@ -113,6 +139,7 @@ def build_report(
         eval_kind=fixture.eval_kind,
         run_id=run_id,
         fixture_sha256=sha256_bytes(loaded.source),
+        trial_settings_sha256=trial_settings_sha256(loaded.document),
         repo=repo_info(loaded.path.resolve().parent),
         runner=RunnerInfo(version=__version__),
         live=fixture.live,

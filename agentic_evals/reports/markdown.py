@@ -12,7 +12,7 @@ import re
 
 from agentic_evals.reports.failure import failure_details, trial_line
 from agentic_evals.reports.model import CaseReport, Report
-from agentic_evals.reports.reason import readiness_reason
+from agentic_evals.reports.reason import readiness_reason, resumed_line
 
 _MARKS = {"PASS": "✅", "FAIL": "❌", "BLOCKED": "⛔", "NOT_TESTED": "⏸️"}
 
@@ -58,6 +58,9 @@ def _totals(report: Report) -> list[str]:
         lines.append(f"- flaky: {', '.join(report.metrics.flaky_cases)}")
     if report.interrupted:
         lines.append(f"- interrupted by {report.interrupted}: unfinished cases are NOT_TESTED")
+    resumed = resumed_line(report)
+    if resumed is not None:
+        lines.append(f"- {resumed}")
     return lines
 
 

@@ -113,6 +113,9 @@ class Progress:
             mark = click.style(mark, fg=_COLOURS.get(outcome), bold=True)
         shown = name.ljust(self._width)
         notes = "  flaky" if flaky else ""
+        kept = sum(1 for trial in trials if trial.reused)
+        if kept:
+            notes += f"  {kept} kept"
         return (
             f"[{position + 1:>{digits}}/{self._total}] {mark} {shown} "
             f"{passed}/{len(outcomes)} trials  {seconds:.2f} s{notes}"

@@ -1,4 +1,4 @@
-"""The one-line reason behind a report's readiness. Pure.
+"""The one-line reason behind a report's readiness, and what a resumed run kept. Pure.
 
 The terminal summary, Markdown, HTML and JUnit outputs all open with it, so
 a reader learns in one line why a run is (or is not) READY.
@@ -62,3 +62,18 @@ def readiness_reason(report: Report) -> str:
     reasons = _case_reasons(report) + _claim_reasons(report)
     head = f"{passed}/{len(required)} required case(s) passed{claims}"
     return "; ".join([head, *reasons])
+
+
+def resumed_line(report: Report) -> str | None:
+    """What a resumed run took from the report it resumed; None for any other report."""
+    resumed = report.resumed_from
+    if resumed is None:
+        return None
+    ran = sum(1 for case in report.cases for trial in case.trials if not trial.reused)
+    line = (
+        f"resumed {resumed.path} (run {resumed.run_id}): {resumed.kept_trials} trial(s) kept, "
+        f"{ran} run"
+    )
+    if resumed.changed_cases:
+        line += f"; changed, so run in full: {', '.join(resumed.changed_cases)}"
+    return line

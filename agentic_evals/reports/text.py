@@ -7,7 +7,7 @@ import click
 from agentic_evals.reports.failure import failure_detail, trial_line
 from agentic_evals.reports.isolation_text import isolation_lines
 from agentic_evals.reports.model import CaseReport, Report
-from agentic_evals.reports.reason import readiness_reason
+from agentic_evals.reports.reason import readiness_reason, resumed_line
 
 LIST_EVERY_CASE_UP_TO = 40
 """Longer runs list only the cases that did not pass every trial."""
@@ -148,6 +148,9 @@ def render_summary(
     lines.extend(isolation_lines(report))
     if report.interrupted:
         lines.append(f"interrupted by {report.interrupted}: unfinished cases are NOT_TESTED")
+    resumed = resumed_line(report)
+    if resumed is not None:
+        lines.append(resumed)
     if report_path and report_path != "-":
         lines.append(f"report: {report_path}")
     lines.append(f"why: {readiness_reason(report)}")

@@ -14,6 +14,9 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
+from typing import Final
+
+_SIGNALS: Final = (signal.SIGINT, signal.SIGTERM)
 
 
 class Interrupted(BaseException):
@@ -50,9 +53,55 @@ def interruptible() -> Iterator[None]:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         raise Interrupted(signum)
 
-    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    previous = {sig: signal.signal(sig, handler) for sig in _SIGNALS}
     try:
+        # A signal held before the trials (see held()) stops them before the first starts.
+        if _holds and _holds[-1].signum is not None:
+            signum, _holds[-1].signum = _holds[-1].signum, None
+            handler(signum, None)
         yield
     finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+
+
+class Hold:
+    """The signal :func:`held` kept back, if any."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+        """The first SIGINT or SIGTERM that came while no trial ran and not yet acted on."""
+
+
+_holds: list[Hold] = []
+"""The holds in force, innermost last (signals are the process's: the main thread's)."""
+
+
+@contextmanager
+def held() -> Iterator[Hold]:
+    """Hold SIGINT and SIGTERM back until the block ends, except while trials run.
+
+    What the block writes (a report) is written whole: a signal that comes while
+    no trial runs is kept (the first; later ones change nothing) instead of
+    ending the process half-way. Trials that are about to start do not start
+    (:func:`interruptible` acts on the kept signal at once); after them, the
+    block reads :attr:`Hold.signum` and ends as an interrupted command would.
+    Outside the main thread this holds nothing.
+    """
+    hold = Hold()
+    if threading.current_thread() is not threading.main_thread():
+        yield hold
+        return
+
+    def keep(signum: int, frame: FrameType | None) -> None:
+        if hold.signum is None:
+            hold.signum = signum
+
+    previous = {sig: signal.signal(sig, keep) for sig in _SIGNALS}
+    _holds.append(hold)
+    try:
+        yield hold
+    finally:
+        _holds.remove(hold)
         for sig, old in previous.items():
             signal.signal(sig, old)

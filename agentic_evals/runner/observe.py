@@ -47,3 +47,8 @@ class Teller:
         self._observer.trial_finished(position, number)
         if len(trials) == self._trials:
             self._observer.case_finished(position, name, trials)
+
+    def kept(self, position: int, name: str, trials: Sequence[TrialReport]) -> None:
+        """The case ``name`` has nothing to run: a resumed run kept all its ``trials``."""
+        if self._observer is not None and len(trials) == self._trials:
+            self._observer.case_finished(position, name, trials)

@@ -51,10 +51,23 @@ class CaseRun:
     raw: dict[str, Any]
     """The case as the document wrote it (its identity hashes are taken from it)."""
     trials: list[TrialReport] = field(default_factory=list)
+    """The trials so far, in number order (a resumed run starts with the ones it kept)."""
+    pending: tuple[int, ...] | None = None
+    """The numbers of the trials still to run; None runs them all (1 to the fixture's)."""
 
     def case_id(self, fixture: Fixture) -> str:
         """Return the stable id ``<skill>::<name>``."""
         return f"{fixture.skill}::{self.case.name}"
+
+    def to_run(self, trials: int) -> tuple[int, ...]:
+        """The numbers of the trials to run, of ``trials`` per case."""
+        return tuple(range(1, trials + 1)) if self.pending is None else self.pending
+
+    def add(self, trial: TrialReport) -> None:
+        """Add a trial that ran, in number order among the others."""
+        self.trials.append(trial)
+        if len(self.trials) > 1 and self.trials[-2].number > trial.number:
+            self.trials.sort(key=lambda kept: kept.number)  # it filled a gap among kept ones
 
 
 def run_cases(
@@ -95,8 +108,12 @@ def _serial(
             before = runner_children() if enable_subreaper() else None
             planner = CasePlanner(settings)
             for position, run in enumerate(runs):
+                numbers = run.to_run(fixture.trials)
+                if not numbers:
+                    tell.kept(position, run.case.name, run.trials)
+                    continue
                 plan = planner.plan(run.case, run.case_id(fixture))
-                for number in range(1, fixture.trials + 1):
+                for number in numbers:
                     tell.started(position, number)
                     _serial_trial((position, run), plan, number, settings, before, waiting)
             waiting.judge()
@@ -123,7 +140,7 @@ def _serial_trial(
     if not judging_can_wait(plan):
         waiting.judge()
         position, run = placed
-        run.trials.append(run_trial(plan, number, settings, preexisting=before))
+        run.add(run_trial(plan, number, settings, preexisting=before))
         waiting.tell.added(position, run.case.name, run.trials, number)
         return
     trial = execute_trial(plan, number, settings, preexisting=before, on_started=waiting.judge)
@@ -157,7 +174,7 @@ class _Unjudged:
         (position, run), trial = self._held
         judged = trial.judge()  # interrupted here, it is still held and judged again
         self._held = None
-        run.trials.append(judged)
+        run.add(judged)
         trial.close()
         self.tell.added(position, run.case.name, run.trials, trial.number)
 
@@ -186,12 +203,13 @@ def _parallel(
                 cancel.cancel()
                 pool.shutdown(wait=True, cancel_futures=True)
                 trials.done.update(_finished(trials.futures))
+    except Interrupted as stop:
+        signum = stop.signum  # held before the run: no trial was started
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
         cancel.close()
-    for position, run in enumerate(runs):
-        slots = [(position, n) for n in range(1, fixture.trials + 1)]
-        run.trials = [trials.done[slot] for slot in slots if slot in trials.done]
+    for (position, _), trial in sorted(trials.done.items()):
+        runs[position].add(trial)
     return signum
 
 
@@ -219,9 +237,18 @@ class _Submitted:
             for future in finished:
                 position, number = slot = self.futures[future]
                 self.done[slot] = future.result()
-                slots = [(position, n) for n in range(1, self._trials + 1)]
-                ended = [self.done[s] for s in slots if s in self.done]
-                self.tell.added(position, self._runs[position].case.name, ended, number)
+                self._tell_done(position, number)
+
+    def _tell_done(self, position: int, number: int) -> None:
+        """A trial ended; its case is finished once its kept and run trials are all there."""
+        ran = [
+            self.done[(position, n)]
+            for n in range(1, self._trials + 1)
+            if (position, n) in self.done
+        ]
+        run = self._runs[position]
+        ended = sorted([*run.trials, *ran], key=lambda trial: trial.number)
+        self.tell.added(position, run.case.name, ended, number)
 
 
 def _started(
@@ -249,9 +276,13 @@ def _submit(
     """
     planner = CasePlanner(settings)
     for position, run in enumerate(runs):
+        numbers = run.to_run(fixture.trials)
+        if not numbers:
+            trials.tell.kept(position, run.case.name, run.trials)
+            continue
         plan = planner.plan(run.case, run.case_id(fixture))
         alone = settings.isolation is not None and settings.isolation.exclusive(run.case)
-        for number in range(1, fixture.trials + 1):
+        for number in numbers:
             trials.wait(0 if alone else jobs * _AHEAD_PER_JOB - 1)
             before = runner_children() if alone and enable_subreaper() else None
             args = (trials.tell, position, plan, number, settings, cancel, before)

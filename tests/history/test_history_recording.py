@@ -211,3 +211,27 @@ def test_a_postgresql_history_records_runs(
         assert result.exit_code == 0, result.output
         assert result.stderr == ""
         assert run_ids(url) == [json.loads(report.read_text())["run_id"]]
+
+
+def test_run_and_merge_write_every_output_before_the_history_is_touched(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agentic_evals.history import recorder
+
+    expected: list[Path] = []
+    seen: list[bool] = []
+
+    def record_quietly(report: Any, url: str | None) -> None:
+        seen.append(all(path.is_file() for path in expected))
+
+    monkeypatch.setattr(recorder, "record_quietly", record_quietly)
+    path = str(fixture(tmp_path))
+    shards = [tmp_path / f"shard-{k}.json" for k in (1, 2)]
+    for k, shard in enumerate(shards, start=1):
+        expected[:] = [shard, tmp_path / f"shard-{k}.xml"]
+        argv = ["run", path, "--shard", f"{k}/2", "-o", str(shard), "--junit-xml", str(expected[1])]
+        assert invoke(*argv, "--report-only").exit_code == 0
+    expected[:] = [tmp_path / "merged.json", tmp_path / "merged.md"]
+    merge = ["merge", *map(str, shards), "-o", str(expected[0]), "--markdown", str(expected[1])]
+    assert invoke(*merge).exit_code == 0
+    assert seen == [True, True, True]

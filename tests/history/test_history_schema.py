@@ -7,60 +7,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from history_helpers import ALPHA, BETA, variant
+from history_helpers import ALPHA, BETA, first_version_history, open_raw, variant, write_v1_run
 
 from agentic_evals.history.access import open_history
 from agentic_evals.history.errors import HistoryError
 from agentic_evals.history.flaky import flaky_cases
-from agentic_evals.history.location import resolve_location
 from agentic_evals.history.queries import list_runs, show_run
 from agentic_evals.history.schema import MIGRATIONS, SCHEMA_VERSION, current_version, migrate
-from agentic_evals.history.store import Store, connect
-from agentic_evals.history.view import index_document, skill_files_sha256
+from agentic_evals.history.view import skill_files_sha256
 
 SCRIPT = {"scripts/run.sh": "sha256:" + "7" * 64}
-
-# What the first schema version wrote for a run: its columns, as they were then.
-V1_RUN = """INSERT INTO runs VALUES (:run_id, 'hist', 'runner_selftest', 'agentic_eval.json',
-    :fixture, :generated_at, :generated_at, 10, 'READY', 'READY', '0.1.0', NULL, NULL, NULL,
-    0, NULL, 2, 4, 4, :sha)"""
-V1_CASE = """INSERT INTO cases VALUES (:run_id, :case_id, :name, :outcome, 1, 0, :passed, 2,
-    :test, :oracle)"""
-
-
-def open_raw(url: str) -> Store:
-    return connect(resolve_location(url, {}))
-
-
-def write_v1_run(store: Store, report: dict[str, Any]) -> None:
-    indexed = index_document(report)
-    with store.transaction():
-        store.execute(
-            V1_RUN,
-            {
-                "run_id": report["run_id"],
-                "fixture": report["fixture_sha256"],
-                "generated_at": indexed.generated_at,
-                "sha": indexed.sha256,
-            },
-        )
-        store.execute(
-            "INSERT INTO reports VALUES (:run_id, :report)",
-            {"run_id": report["run_id"], "report": indexed.text},
-        )
-        for case in report["cases"]:
-            store.execute(
-                V1_CASE,
-                {
-                    "run_id": report["run_id"],
-                    "case_id": case["case_id"],
-                    "name": case["name"],
-                    "outcome": case["outcome"],
-                    "passed": case["passed_trials"],
-                    "test": case["test_source_sha256"],
-                    "oracle": case["oracle_sha256"],
-                },
-            )
 
 
 def test_a_first_version_database_is_migrated_with_its_data(
@@ -126,10 +82,7 @@ def test_a_history_of_a_later_version_is_refused(history_url: str) -> None:
 def test_a_failed_migration_keeps_the_previous_version(
     history_url: str, base_report: dict[str, Any]
 ) -> None:
-    store = open_raw(history_url)
-    try:
-        migrate(store, target=1)
-        write_v1_run(store, variant(base_report, "v1-a", 1))
+    with first_version_history(history_url, variant(base_report, "v1-a", 1)) as store:
         # A stored report that no longer parses makes the backfill of version 2 fail.
         store.execute("UPDATE reports SET report = 'not json'")
         with pytest.raises(HistoryError, match="migration to schema version 2 failed.*version 1"):
@@ -137,5 +90,3 @@ def test_a_failed_migration_keeps_the_previous_version(
         assert current_version(store) == 1
         assert not store.has_table("imported_evaluations")
         assert store.query("SELECT COUNT(*) AS n FROM runs")[0]["n"] == 1
-    finally:
-        store.close()

@@ -17,6 +17,7 @@ from agentic_evals.reports.model.claims import (
 )
 from agentic_evals.reports.model.configuration import ConfigurationReport
 from agentic_evals.reports.model.isolation import IsolationSummary, Leftover, TrialIsolation
+from agentic_evals.reports.model.metrics import HallucinatedSuccess, Interval, Metrics, PassHatK
 from agentic_evals.reports.model.outcomes import (
     CASE_OUTCOMES,
     READINESS,
@@ -26,13 +27,10 @@ from agentic_evals.reports.model.outcomes import (
     Readiness,
     TrialOutcome,
 )
+from agentic_evals.reports.model.resume import ResumedFrom
 from agentic_evals.reports.model.run import (
     REPORT_SCHEMA,
     CaseReport,
-    HallucinatedSuccess,
-    Interval,
-    Metrics,
-    PassHatK,
     Problem,
     RepoInfo,
     Report,
@@ -71,6 +69,7 @@ __all__ = [
     "RepoInfo",
     "Report",
     "Requalification",
+    "ResumedFrom",
     "RunnerInfo",
     "ShardInfo",
     "StreamStats",

@@ -4,9 +4,9 @@
 the field set of this version and fails when the schema drifts.
 """
 
-from typing import Final, Literal
+from typing import Final, Literal, Self
 
-from pydantic import Field, JsonValue
+from pydantic import Field, JsonValue, model_validator
 
 from agentic_evals.contract.vocabulary import CaseType
 from agentic_evals.documents.base import OutputModel
@@ -14,7 +14,9 @@ from agentic_evals.documents.findings import Finding
 from agentic_evals.reports.model.claims import CapabilityReadiness, QualificationReport
 from agentic_evals.reports.model.configuration import ConfigurationReport
 from agentic_evals.reports.model.isolation import IsolationSummary, TrialIsolation
+from agentic_evals.reports.model.metrics import Metrics
 from agentic_evals.reports.model.outcomes import CaseOutcome, Readiness, TrialOutcome
+from agentic_evals.reports.model.resume import ResumedFrom
 
 REPORT_SCHEMA: Final = "agentic_evals.report.v2"
 
@@ -96,6 +98,21 @@ class TrialReport(OutputModel):
     (``run --keep-workspaces``); null when it was deleted or there was none."""
     isolation: TrialIsolation | None = None
     """The trial's private view, network and containment (docs/isolation.md)."""
+    reused: bool = False
+    """Kept from the report this run resumed (``run --resume``), not run again."""
+    reused_from: str | None = None
+    """The run id of the run the trial ran in, when it is ``reused``; null otherwise."""
+
+    @property
+    def number(self) -> int:
+        """The trial's number, from 1: what follows the last ``#`` of its ``trial_id``."""
+        return int(self.trial_id.rpartition("#")[2])
+
+    @model_validator(mode="after")
+    def _reused_names_its_run(self) -> Self:
+        if self.reused != (self.reused_from is not None):
+            raise ValueError("a reused trial names the run it ran in (reused_from), no other does")
+        return self
 
 
 class CaseReport(OutputModel):
@@ -153,52 +170,6 @@ class CaseReport(OutputModel):
     skill_files: dict[str, str] | None = None
     """Skill-relative path to ``sha256:<hex>`` of each skill-tree file the command runs (its
     entrypoints, as the structural reading of the command resolves them)."""
-
-
-class Interval(OutputModel):
-    """A proportion with its Wilson 95% score interval."""
-
-    passed: int
-    """Successes."""
-    total: int
-    """Attempts."""
-    rate: float | None
-    """passed / total; null when total is 0."""
-    wilson_low: float | None
-    """Lower bound of the Wilson 95% interval."""
-    wilson_high: float | None
-    """Upper bound of the Wilson 95% interval."""
-
-
-class PassHatK(OutputModel):
-    """Chance that k fresh trials of a case all pass, estimated from n trials."""
-
-    k: int
-    """Trials per case."""
-    value: float | None
-    """C(passed, k) / C(n, k); null when the case did not run k trials."""
-
-
-class HallucinatedSuccess(OutputModel):
-    """Trials whose exit code and output oracles passed while a readback failed."""
-
-    count: int
-    """How many trials."""
-    trial_ids: list[str]
-    """Which trials."""
-
-
-class Metrics(OutputModel):
-    """Aggregate figures over the run."""
-
-    trial_pass_rate: Interval
-    """Share of executed trials that passed."""
-    pass_hat_k: dict[str, PassHatK]
-    """pass^k per case name."""
-    flaky_cases: list[str]
-    """Names of flaky cases."""
-    hallucinated_success: HallucinatedSuccess
-    """Trials that claimed success the artifacts contradict."""
 
 
 class RepoInfo(OutputModel):
@@ -277,6 +248,12 @@ class Report(OutputModel):
     """How the trials were isolated and contained, and what was not available."""
     configuration: ConfigurationReport | None = None
     """The resolved configuration of the run or merge; null when it was not recorded."""
+    resumed_from: ResumedFrom | None = None
+    """The report this run resumed (``run --resume``); null for a run that started afresh
+    and for a merge."""
+    trial_settings_sha256: str | None = None
+    """sha256 of the canonical JSON of the fixture-level settings every trial runs under
+    (today its ``workspace``); a resume re-runs every case when they changed."""
     generated_at: str
     """ISO 8601 UTC time the report was written."""
     duration_ms: int
