@@ -23,6 +23,7 @@ SCHEMA_CLAIM: Final = "AE-SCHEMA-CLAIM"
 SCHEMA_MUST_EXERCISE: Final = "AE-SCHEMA-MUST-EXERCISE"
 FILE_UNREADABLE: Final = "AE-FILE-UNREADABLE"
 PATH_ESCAPE: Final = "AE-PATH-ESCAPE"
+PATH_SKILL_ROOT: Final = "AE-PATH-SKILL-ROOT"
 
 SLOP_TRIALS: Final = "AE-SLOP-TRIALS"
 SLOP_NO_NEGATIVE: Final = "AE-SLOP-NO-NEGATIVE"
@@ -46,6 +47,8 @@ ARTIFACT_TOO_SMALL: Final = "ARTIFACT_TOO_SMALL"
 ARTIFACT_HASH: Final = "ARTIFACT_HASH"
 ARTIFACT_NOT_JSON: Final = "ARTIFACT_NOT_JSON"
 ARTIFACT_POINTER: Final = "ARTIFACT_POINTER"
+ARTIFACT_POINTER_PRESENT: Final = "ARTIFACT_POINTER_PRESENT"
+ARTIFACT_NOT_TEXT: Final = "ARTIFACT_NOT_TEXT"
 ARTIFACT_MISMATCH: Final = "ARTIFACT_MISMATCH"
 ARTIFACT_REGEX: Final = "ARTIFACT_REGEX"
 ARTIFACT_EXCLUDED: Final = "ARTIFACT_EXCLUDED"
@@ -176,7 +179,8 @@ RULE_TEXTS: Final[dict[str, str]] = {
     SCHEMA_CLAIM: "capability claims must say what kind of claim they are",
     SCHEMA_MUST_EXERCISE: "each must_exercise entry must appear in the command",
     FILE_UNREADABLE: "the file must exist and be readable",
-    PATH_ESCAPE: "paths must stay inside the fixture directory or workspace",
+    PATH_ESCAPE: "paths must stay inside the skill tree, the fixture's folder or the workspace",
+    PATH_SKILL_ROOT: "skill_root must name a directory, relative to the fixture's folder",
     SLOP_TRIALS: "a single trial is not evidence: trials must be at least 2",
     SLOP_NO_NEGATIVE: "an all-positive fixture is self-serving: add a negative or adversarial case",
     SLOP_NO_REAL_WORLD: "at least one real_world case must exercise a live path without stubs",
@@ -196,6 +200,8 @@ RULE_TEXTS: Final[dict[str, str]] = {
     ARTIFACT_HASH: "the artifact's sha256 must match",
     ARTIFACT_NOT_JSON: "the artifact must be valid JSON",
     ARTIFACT_POINTER: "the JSON pointer must resolve in the artifact",
+    ARTIFACT_POINTER_PRESENT: "with is_artifact: false, the JSON pointer must not resolve",
+    ARTIFACT_NOT_TEXT: "an artifact compared as text must be UTF-8",
     ARTIFACT_MISMATCH: "the value at the pointer must equal the expected value",
     ARTIFACT_REGEX: "the artifact's content must match content_regex",
     ARTIFACT_EXCLUDED: "the artifact's content must not contain content_excludes",

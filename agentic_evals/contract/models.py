@@ -10,7 +10,9 @@ from typing import Annotated, Literal
 
 from pydantic import Field, JsonValue
 
+from agentic_evals.contract.placeholders import PARAMETER_PATTERN
 from agentic_evals.contract.vocabulary import (
+    ArtifactComparison,
     CaseType,
     ClaimSemantics,
     Criticality,
@@ -25,12 +27,16 @@ NonEmptyStr = Annotated[str, Field(min_length=1)]
 
 
 class ArtifactRef(InputModel):
-    """Another artifact's JSON value to compare against."""
+    """Another artifact to compare against: a JSON value in it, or its whole content."""
 
     path: NonEmptyStr
-    """Artifact path, relative to the fixture directory or the workspace."""
+    """Artifact path, relative to the artifact root (or starting with a built-in placeholder)."""
     json_pointer: str = ""
-    """RFC 6901 pointer into that artifact; empty means the whole document."""
+    """RFC 6901 pointer into that artifact (``compare: json`` only); empty means the whole
+    document."""
+    compare: ArtifactComparison = "json"
+    """``json``: the values at the two pointers are equal JSON; ``bytes``: the two files are
+    byte-identical; ``text``: their UTF-8 texts are equal once line endings are normalised."""
 
 
 class ArtifactCheck(InputModel):
@@ -55,7 +61,7 @@ class ArtifactCheck(InputModel):
     equals_artifact: ArtifactRef | None = None
     """The value at ``json_pointer`` equals the value in another artifact."""
     is_artifact: bool | None = None
-    """``true``: the pointer exists in the artifact."""
+    """``true``: the pointer resolves in the artifact; ``false``: it must not resolve."""
     content_regex: str | None = None
     """A regular expression that must match somewhere in the content."""
     content_excludes: str | None = None
@@ -126,17 +132,9 @@ class ThreatAssumption(InputModel):
     """What the adversary wants to achieve."""
 
 
-class Case(InputModel):
-    """One command case, run for several trials."""
+class CaseDefaults(InputModel):
+    """The fields a case may leave to the fixture's ``defaults``; each case's own value wins."""
 
-    name: NonEmptyStr
-    """Unique name of the case within the fixture."""
-    type: CaseType
-    """``positive``, ``negative`` or ``adversarial``."""
-    command: Annotated[list[str], Field(min_length=1)]
-    """The argv, run without a shell."""
-    expected: Expected
-    """Oracles; ``exit_code`` is required."""
     required: bool = True
     """``false`` opts the case out of readiness."""
     real_world: bool = False
@@ -156,23 +154,51 @@ class Case(InputModel):
     timeout_seconds: Annotated[float, Field(gt=0)] | None = None
     """Per-trial timeout; default from ``--timeout-seconds``."""
     env: dict[str, str] = Field(default_factory=dict)
-    """Variables added to the trial environment."""
+    """Variables added to the trial environment (a default's variables are merged with the
+    case's, the case's value winning)."""
     cwd: NonEmptyStr | None = None
-    """Working directory relative to the fixture directory (or the workspace)."""
+    """Working directory, relative to the skill root when the fixture declares one, else to
+    the fixture directory (or to the workspace copy)."""
     must_exercise: list[NonEmptyStr] = Field(default_factory=list)
-    """Downstream contracts the case must really run (SPEC section 3.5)."""
+    """Downstream contracts the case must really run (traced)."""
     blocked_when_stdout_contains: list[str] = Field(default_factory=list)
     """Markers (in stdout or stderr) that make a trial BLOCKED."""
     infra_blocked_when: list[str] = Field(default_factory=list)
     """Markers that make a failing trial INFRA_BLOCKED."""
     qualification: Qualification | None = None
-    """Qualification tier (SPEC section 6)."""
+    """The qualification tier the case must reach."""
     threat_assumption: ThreatAssumption | None = None
-    """Threat model of an adversarial case (SPEC section 6)."""
+    """Threat model of an adversarial case."""
     representation: NonEmptyStr | None = None
     """The representation of a value-bearing claim this case covers."""
     workspace: Workspace | None = None
     """Per-case isolation, overriding the fixture's."""
+
+
+ParameterName = Annotated[str, Field(pattern=PARAMETER_PATTERN)]
+Parametrize = Annotated[
+    dict[ParameterName, Annotated[list[NonEmptyStr], Field(min_length=1)]],
+    # The models refuse a key the pattern does not match; so does the schema.
+    Field(min_length=1, json_schema_extra={"additionalProperties": False}),
+]
+"""Variables of a parametrized case and their values: one case per combination."""
+
+
+class Case(CaseDefaults):
+    """One command case, run for several trials."""
+
+    name: NonEmptyStr
+    """Unique name of the case within the fixture (an expanded case adds its values:
+    ``name[value]``, ``name[v1,v2]``)."""
+    type: CaseType
+    """``positive``, ``negative`` or ``adversarial``."""
+    command: Annotated[list[str], Field(min_length=1)]
+    """The argv, run without a shell."""
+    expected: Expected
+    """Oracles; ``exit_code`` is required."""
+    parametrize: Parametrize | None = None
+    """Expand the case into one case per combination of these variables' values (the cross
+    product); ``${VAR}`` is replaced wherever the built-in placeholders are."""
 
 
 class Exemption(InputModel):
@@ -282,4 +308,10 @@ class Fixture(InputModel):
     seams: list[Seam] = Field(default_factory=list)
     """Declared seams (SPEC section 7)."""
     workspace: Workspace | None = None
-    """Isolation for every case (SPEC section 3.4)."""
+    """Isolation for every case: each trial runs in a fresh copy of ``input``."""
+    skill_root: NonEmptyStr | None = None
+    """The skill's tree, relative to the fixture's folder: entrypoints, stub locations, the
+    artifact root and the default cwd derive from it. Absent: the fixture's folder (its
+    parent when the folder is named ``fixtures``)."""
+    defaults: CaseDefaults | None = None
+    """Values merged into every case; a case's own value wins (``env`` merges by variable)."""

@@ -53,3 +53,6 @@ QUALIFICATION_TIERS: Final[tuple[QualificationTier, ...]] = get_args(Qualificati
 """Qualification tiers from the highest to the lowest (SPEC section 6)."""
 DEFAULT_RUN_TIER: Final[QualificationTier] = "unit"
 """The tier a run happens at unless ``run --tier`` says otherwise."""
+
+ArtifactComparison = Literal["json", "bytes", "text"]
+"""How ``equals_artifact`` compares: JSON values at pointers, whole bytes, or normalised text."""

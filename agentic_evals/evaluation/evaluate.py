@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from agentic_evals import clock
-from agentic_evals.commands.analysis import skill_root
+from agentic_evals.contract.layout import fixture_layout
 from agentic_evals.contract.load import LoadResult
 from agentic_evals.contract.models import Case, Fixture
 from agentic_evals.contract.vocabulary import DEFAULT_RUN_TIER, QualificationTier
@@ -102,11 +102,9 @@ def evaluate(loaded: LoadResult, options: RunOptions | None = None) -> Evaluatio
     selected = select_cases(fixture, options.focus, options.shard)
     environ = os.environ if options.environ is None else options.environ
     enable_subreaper()
-    fixture_dir = loaded.path.resolve().parent
     settings = TrialSettings(
         run_id=clock.new_run_id(),
-        fixture_dir=fixture_dir,
-        boundary=skill_root(fixture_dir),
+        layout=fixture_layout(loaded.path.resolve(), fixture.skill_root),
         base_env=base_environment(hide_shard_variables(environ)),
         default_timeout=options.timeout_seconds,
         grace_seconds=options.grace_seconds,

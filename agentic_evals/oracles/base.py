@@ -11,7 +11,7 @@ Oracles always see the raw captured bytes, never report text: redaction
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Protocol
@@ -123,11 +123,15 @@ class OracleContext:
             as unsafe.
         workspace_changes: What the trial changed in its workspace copy; None
             when the case runs without a workspace.
+        roots: The directories of the built-in placeholders (``SKILL_ROOT``,
+            ``FIXTURE_DIR``, ``WORKSPACE``): a path starting with one is read
+            inside that directory, which is then its boundary.
     """
 
     artifact_root: Path
     boundary: Path
     workspace_changes: WorkspaceChangesReport | None = None
+    roots: Mapping[str, Path] = field(default_factory=dict)
 
 
 @dataclass

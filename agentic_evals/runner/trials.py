@@ -22,7 +22,7 @@ from agentic_evals.reports.model import (
 from agentic_evals.runner import workspace
 from agentic_evals.runner.cancel import Cancellation
 from agentic_evals.runner.capture import CapturedStream
-from agentic_evals.runner.environment import trial_cwd, trial_environment
+from agentic_evals.runner.environment import trial_environment
 from agentic_evals.runner.plan import CasePlan, TrialSettings
 from agentic_evals.runner.process import ProcessResult, run_process
 from agentic_evals.runner.reaper import Identity
@@ -54,26 +54,29 @@ def run_trial(
     """
     trial_id = f"{plan.case_id}#{number}"
     if plan.workspace is None:
-        return _run(plan, number, settings, plan.cwd, _in_place(settings), cancel, preexisting)
+        return _run(plan, number, settings, _in_place(settings), cancel, preexisting)
     try:
-        copy = _copy_workspace(plan.workspace, settings.boundary)
+        copy = _copy_workspace(plan.workspace, settings)
     except workspace.WorkspaceUnavailableError as error:
         return _unavailable(trial_id, str(error), plan.redactor)
     kept = settings.keep_workspaces
     with _workspace_kept_or_removed(copy, kept):
         before = workspace.snapshot(copy)
-        cwd = trial_cwd(copy, plan.case.cwd)
-        run = _run(
-            plan, number, settings, cwd, _WorkspaceContext(copy, before), cancel, preexisting
-        )
+        run = _run(plan, number, settings, _WorkspaceContext(copy, before), cancel, preexisting)
     if kept:
         run = run.model_copy(update={"workspace_path": str(copy)})
     return run
 
 
 def _in_place(settings: TrialSettings) -> OracleContext:
-    """Where the oracles of a trial without a workspace read: the fixture's tree."""
-    return OracleContext(artifact_root=settings.fixture_dir, boundary=settings.boundary)
+    """Where the oracles of a trial without a workspace read: the skill's tree."""
+    layout = settings.layout
+    return OracleContext(layout.base, layout.skill_tree, roots=_roots(settings, None))
+
+
+def _roots(settings: TrialSettings, copy: Path | None) -> dict[str, Path]:
+    """The directories artifact paths starting with a built-in placeholder are read in."""
+    return {name: Path(value) for name, value in settings.layout.bindings(copy).items()}
 
 
 @dataclass(frozen=True)
@@ -84,10 +87,13 @@ class _WorkspaceContext:
     before: workspace.Snapshot
 
 
-def _copy_workspace(source: Path, boundary: Path) -> Path:
+def _copy_workspace(source: Path, settings: TrialSettings) -> Path:
+    """A fresh copy of ``source``, which must lie in the skill's tree or the fixture's folder."""
     real = Path(os.path.realpath(source))
-    if not real.is_relative_to(os.path.realpath(boundary)):
-        message = f"workspace input {str(source)!r} resolves outside {str(boundary)!r}"
+    layout = settings.layout
+    allowed = (layout.skill_tree, layout.fixture_dir)
+    if not any(real.is_relative_to(os.path.realpath(root)) for root in allowed):
+        message = f"workspace input {str(source)!r} resolves outside {str(layout.skill_tree)!r}"
         raise workspace.WorkspaceUnavailableError(message)
     return workspace.create(real)
 
@@ -126,13 +132,12 @@ def _run(
     plan: CasePlan,
     number: int,
     settings: TrialSettings,
-    cwd: Path,
     context: OracleContext | _WorkspaceContext,
     cancel: Cancellation | None,
     preexisting: set[Identity] | None,
 ) -> TrialReport:
-    """Run the process in ``cwd``, then judge it against ``context``."""
-    unjudged = _execute(plan, number, settings, cwd, context, cancel, preexisting)
+    """Run the process, then judge it against ``context``."""
+    unjudged = _execute(plan, number, settings, context, cancel, preexisting)
     try:
         return unjudged.judge()
     finally:
@@ -192,24 +197,25 @@ def execute_trial(
     if not judging_can_wait(plan):
         raise ValueError(f"{plan.case_id}: its trials read files, judge them with run_trial")
     context = _in_place(settings)
-    return _execute(plan, number, settings, plan.cwd, context, None, preexisting, on_started)
+    return _execute(plan, number, settings, context, None, preexisting, on_started)
 
 
 def _execute(
     plan: CasePlan,
     number: int,
     settings: TrialSettings,
-    cwd: Path,
     context: OracleContext | _WorkspaceContext,
     cancel: Cancellation | None,
     preexisting: set[Identity] | None,
     on_started: Callable[[], None] | None = None,
 ) -> UnjudgedTrial:
-    """Run the process in ``cwd``; record the workspace's changes when there is one."""
+    """Run the process (in its workspace copy, if any); record the copy's changes."""
     case = plan.case
-    env = trial_environment(plan.env, {}, run_id=settings.run_id, case_name=case.name, trial=number)
+    copy = context.root if isinstance(context, _WorkspaceContext) else None
+    argv, case_env, cwd = plan.trial_command(copy)
+    env = trial_environment(case_env, {}, run_id=settings.run_id, case_name=case.name, trial=number)
     with ExecTrace.start(
-        case.must_exercise, case.command, env, cwd=cwd, executable=plan.executable
+        case.must_exercise, argv, env, cwd=cwd, executable=plan.executable
     ) as trace:
         result = run_process(
             trace.argv,
@@ -232,7 +238,8 @@ def _execute(
         except BaseException:
             result.close()
             raise
-        context = OracleContext(context.root, context.root, workspace_changes=changed)
+        roots = _roots(settings, context.root)
+        context = OracleContext(context.root, context.root, changed, roots)
     return UnjudgedTrial(plan, number, result, context, traced)
 
 

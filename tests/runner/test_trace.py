@@ -20,6 +20,7 @@ from typing import Any
 import psutil
 import pytest
 
+from agentic_evals.contract.layout import layout_for
 from agentic_evals.contract.models import Case
 from agentic_evals.evaluation.evaluate import RunOptions, evaluate
 from agentic_evals.evidence.gates import load_fixture
@@ -84,8 +85,7 @@ def trial(
     )
     settings = TrialSettings(
         run_id=uuid.uuid4().hex,
-        fixture_dir=skill,
-        boundary=skill,
+        layout=layout_for(skill, None),
         base_env=dict(os.environ),
         default_timeout=LONG,
         grace_seconds=1.0,
