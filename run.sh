@@ -27,7 +27,14 @@ bootstrap() {
 bootstrap
 # Bytecode of the package and its imports is cached in the venv, never in the
 # checkout, even where PYTHONDONTWRITEBYTECODE is set: without a cache every
-# start compiles the package's sources again (about 60 ms).
+# start compiles the package's sources again (about 60 ms). Trials inherit the
+# user's environment, so the user's own values are kept for them as
+# AGENTIC_EVALS_USER_<NAME> (agentic_evals/runner/environment.py puts them back).
+for name in PYTHONPYCACHEPREFIX PYTHONDONTWRITEBYTECODE; do
+  if [[ -n "${!name+set}" ]]; then
+    export "AGENTIC_EVALS_USER_$name=${!name}"
+  fi
+done
 export PYTHONPYCACHEPREFIX="$VENV/pycache"
 unset PYTHONDONTWRITEBYTECODE
 case "${1:-}" in

@@ -66,6 +66,7 @@ MISSING_SYSTEM_TEST: Final = "MISSING_SYSTEM_TEST"
 ARTIFACT_TOO_LARGE: Final = "ARTIFACT_TOO_LARGE"
 ARTIFACT_UNREADABLE: Final = "ARTIFACT_UNREADABLE"
 WORKSPACE_UNAVAILABLE: Final = "WORKSPACE_UNAVAILABLE"
+MISSING_DEPENDENCY: Final = "MISSING_DEPENDENCY"
 WORKSPACE_CHANGE_MISSING: Final = "WORKSPACE_CHANGE_MISSING"
 WORKSPACE_CHANGE_UNEXPECTED: Final = "WORKSPACE_CHANGE_UNEXPECTED"
 
@@ -265,6 +266,8 @@ RULE_TEXTS: Final[dict[str, str]] = {
     REG_RETIRED: "a RETIRED regression is listed, not audited",
     REG_EXEMPT: "an EXEMPT regression is listed, not audited",
     UNMAPPED_INCIDENT: "an open incident must be mapped by a regression",
+    MISSING_DEPENDENCY: "a failed trial that missed a module or command names the interpreter "
+    "and PATH it had (a diagnosis, never the cause of a failure)",
 }
 """The rule of every code a finding or a trial problem can carry, in general words."""
 

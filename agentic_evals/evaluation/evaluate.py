@@ -19,7 +19,7 @@ from agentic_evals.contract.vocabulary import DEFAULT_RUN_TIER, QualificationTie
 from agentic_evals.judge.report import build_report
 from agentic_evals.judge.shard import Shard, hide_shard_variables, select
 from agentic_evals.reports.model import Report
-from agentic_evals.runner.environment import base_environment
+from agentic_evals.runner.environment import base_environment, private_environment
 from agentic_evals.runner.observe import RunObserver
 from agentic_evals.runner.plan import TrialSettings
 from agentic_evals.runner.process import enable_subreaper
@@ -105,7 +105,7 @@ def evaluate(loaded: LoadResult, options: RunOptions | None = None) -> Evaluatio
     settings = TrialSettings(
         run_id=clock.new_run_id(),
         layout=fixture_layout(loaded.path.resolve(), fixture.skill_root),
-        base_env=base_environment(hide_shard_variables(environ)),
+        base_env=base_environment(hide_shard_variables(environ), private_environment()),
         default_timeout=options.timeout_seconds,
         grace_seconds=options.grace_seconds,
         stream_cap=options.stream_cap,

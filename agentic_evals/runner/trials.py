@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from agentic_evals import codes
-from agentic_evals.contract.models import Case
 from agentic_evals.oracles.base import OracleContext
 from agentic_evals.oracles.outcome import trial_outcome
 from agentic_evals.oracles.registry import evaluate as evaluate_oracles
@@ -23,6 +22,7 @@ from agentic_evals.runner import workspace
 from agentic_evals.runner.cancel import Cancellation
 from agentic_evals.runner.capture import CapturedStream
 from agentic_evals.runner.environment import trial_environment
+from agentic_evals.runner.hints import SEARCHED_BYTES, missing_dependency
 from agentic_evals.runner.plan import CasePlan, TrialSettings
 from agentic_evals.runner.process import ProcessResult, run_process
 from agentic_evals.runner.reaper import Identity
@@ -153,12 +153,24 @@ class UnjudgedTrial:
     result: ProcessResult
     context: OracleContext
     traced: TraceOutcome
+    command: tuple[list[str], Mapping[str, str]]
+    """The trial's own argv and environment (before any tracer wrapped them)."""
 
     def judge(self) -> TrialReport:
         """Judge the trial; may be called again (after an interruption) until :meth:`close`."""
         trial_id = f"{self.plan.case_id}#{self.number}"
-        case, redactor = self.plan.case, self.plan.redactor
-        return _judge(case, trial_id, self.result, self.context, redactor, self.traced)
+        report = _judge(self.plan, trial_id, self.result, self.context, self.traced)
+        if report.outcome != "FAIL":
+            return report
+        argv, env = self.command
+        tail = self.result.stderr.tail(SEARCHED_BYTES)
+        hint = missing_dependency(argv, tail, self.result.start_error, env)
+        if hint is None:
+            return report
+        hint = hint.model_copy(update={"message": self.plan.redactor.redact(hint.message)})
+        # Second: the first problem stays the one that decided the trial.
+        problems = [*report.problems[:1], hint, *report.problems[1:]]
+        return report.model_copy(update={"problems": problems})
 
     def close(self) -> None:
         """Release the captured output."""
@@ -240,17 +252,17 @@ def _execute(
             raise
         roots = _roots(settings, context.root)
         context = OracleContext(context.root, context.root, changed, roots)
-    return UnjudgedTrial(plan, number, result, context, traced)
+    return UnjudgedTrial(plan, number, result, context, traced, (argv, env))
 
 
 def _judge(
-    case: Case,
+    plan: CasePlan,
     trial_id: str,
     result: ProcessResult,
     context: OracleContext,
-    redactor: Redactor,
     traced: TraceOutcome,
 ) -> TrialReport:
+    case, redactor = plan.case, plan.redactor
     oracles = None
     if result.start_error is None:
         oracles = evaluate_oracles(case, result, context)

@@ -242,9 +242,13 @@ def test_a_program_that_cannot_start_is_exec_failed_as_untraced(skill: Path) -> 
     garbage = skill / "not-a-program"
     garbage.write_text("this is no executable format\n")
     garbage.chmod(0o755)
-    for command in (["./not-a-program", TOOL], ["no-such-program-anywhere", TOOL]):
+    for command, found in (
+        (["./not-a-program", TOOL], ["EXEC_FAILED"]),
+        # A program not on PATH also says which PATH the trial had.
+        (["no-such-program-anywhere", TOOL], ["EXEC_FAILED", "MISSING_DEPENDENCY"]),
+    ):
         plain, traced = untraced_and_traced(skill, command)
-        assert codes(traced) == ["EXEC_FAILED"] == codes(plain)
+        assert codes(traced) == found == codes(plain)
         assert traced.problems == plain.problems
 
 
