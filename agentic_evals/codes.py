@@ -79,6 +79,10 @@ EVAL_FIXTURE_INVALID: Final = "EVAL005"
 EVAL_FIXTURE_GATED: Final = "EVAL006"
 EVAL_SCAFFOLD_ONLY: Final = "EVAL007"
 EVAL_LEGACY_FIXTURE: Final = "EVAL008"
+EVAL_SPEC_KEY: Final = "EVAL009"
+EVAL_SPEC_NAME: Final = "EVAL010"
+EVAL_SPEC_DESCRIPTION: Final = "EVAL011"
+EVAL_SPEC_FIELD: Final = "EVAL012"
 
 EVAL_CODES: Final = (
     EVAL_NO_POSTURE,
@@ -89,6 +93,10 @@ EVAL_CODES: Final = (
     EVAL_FIXTURE_GATED,
     EVAL_SCAFFOLD_ONLY,
     EVAL_LEGACY_FIXTURE,
+    EVAL_SPEC_KEY,
+    EVAL_SPEC_NAME,
+    EVAL_SPEC_DESCRIPTION,
+    EVAL_SPEC_FIELD,
 )
 """The audit's rules, in the order its summary counts them."""
 
@@ -222,14 +230,21 @@ RULE_TEXTS: Final[dict[str, str]] = {
     WORKSPACE_UNAVAILABLE: "a trial's workspace copy must be made",
     WORKSPACE_CHANGE_MISSING: "every workspace_changes pattern must match a change",
     WORKSPACE_CHANGE_UNEXPECTED: "with only: true, every change must match a pattern",
-    EVAL_NO_POSTURE: "a skill with a runtime surface (run.sh, sanity.sh) needs an eval posture",
-    EVAL_NOT_COMPOSED: "a skill should list agentic-evals in its front matter's composes",
+    EVAL_NO_POSTURE: "a skill with a runtime surface (programs, scripts/) needs an eval posture",
+    EVAL_NOT_COMPOSED: "a skill should list agentic-evals in its front matter's metadata.composes",
     EVAL_FRONT_MATTER: "SKILL.md must start with well-formed YAML front matter",
     EVAL_FENCED_FRONT_MATTER: "front matter inside a code fence is read, but is not standard",
     EVAL_FIXTURE_INVALID: "every eval fixture of the skill must load",
     EVAL_FIXTURE_GATED: "every eval fixture of the skill must pass the load-time gates",
     EVAL_SCAFFOLD_ONLY: "a scaffold fixture is a first step: strengthen it into a real evaluation",
     EVAL_LEGACY_FIXTURE: "a version 1 fixtures/eval.json is not run by agentic-evals: migrate it",
+    EVAL_SPEC_KEY: "the Agent Skills specification allows only name, description, license, "
+    "compatibility, metadata and allowed-tools at the top of the front matter",
+    EVAL_SPEC_NAME: "name: 1 to 64 lowercase letters, digits and single hyphens, neither first "
+    "nor last, the same as the skill's folder",
+    EVAL_SPEC_DESCRIPTION: "description: a non-empty string of at most 1024 characters",
+    EVAL_SPEC_FIELD: "license and allowed-tools are strings, compatibility at most 500 "
+    "characters, metadata a mapping of string keys to string values",
     JOURNEY_SELECTOR: "controls are named by stable QID only; selector fallbacks are rejected",
     JOURNEY_REFERENCE: "a state graph transition must join declared states",
     JOURNEY_UNKNOWN_CLAIM: "a requirement's claim_ids should name the fixture's capability claims",

@@ -29,7 +29,9 @@ SKILLS_TREE = SHARED / "corpus" / "skills-tree-2026-01"
 """A real tree of skills, for the skill-tree audits."""
 SCHEMAS = REPO / "schemas"
 
-COMPOSED = "composes: [agentic-evals]\n"
+DESCRIBED = "description: A skill of the tests.\n"
+"""The description every skill's front matter needs (the Agent Skills specification)."""
+COMPOSED = DESCRIBED + "metadata:\n  composes: agentic-evals\n"
 """Front matter of a skill that says it is evaluated by agentic-evals."""
 PROD_SH = '#!/usr/bin/env bash\nprintf \'{"phase": "settled"}\' > receipt.json\necho settled\n'
 """A production entrypoint that writes a receipt and says so."""

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from agentic_evals.cli._evals import evals_option
 from agentic_evals.cli._exit import echo_findings, emit, finish, refuse, verdict_code
 from agentic_evals.cli._sarif import SarifSource, emit_document, format_option
 from agentic_evals.exitcodes import ExitCode
@@ -51,11 +52,17 @@ def regressions() -> None:
 @_OUTPUT
 @_FRESHNESS
 @_REPORT_ONLY
+@evals_option
 @format_option
 def show(
-    skill_dir: Path, output: Path | None, freshness_days: int, report_only: bool, fmt: str
+    skill_dir: Path,
+    output: Path | None,
+    freshness_days: int,
+    report_only: bool,
+    evals: Path | None,
+    fmt: str,
 ) -> None:
-    """Audit SKILL_DIR/fixtures/regressions.json; nothing runs.
+    """Audit SKILL_DIR/fixtures/regressions.json (or the evals tree's); nothing runs.
 
     Per regression: protected (its retained case is still in a fixture that
     loads), established fail-before-fix (a proof command and last_proven),
@@ -67,7 +74,7 @@ def show(
     from agentic_evals.regressions.skill import RegressionsInputError
 
     try:
-        outcome = show_skill(skill_dir, freshness_days)
+        outcome = show_skill(skill_dir, freshness_days, evals)
     except RegressionsInputError as error:
         refuse("regressions show", error)
     echo_findings(outcome.load.findings)
@@ -100,9 +107,15 @@ def show(
 @_OUTPUT
 @_FRESHNESS
 @_REPORT_ONLY
+@evals_option
 @format_option
 def audit(
-    root: Path, output: Path | None, freshness_days: int, report_only: bool, fmt: str
+    root: Path,
+    output: Path | None,
+    freshness_days: int,
+    report_only: bool,
+    evals: Path | None,
+    fmt: str,
 ) -> None:
     """Audit the registry of every skill folder of ROOT (subfolders with fixtures/regressions.json).
 
@@ -115,7 +128,7 @@ def audit(
     from agentic_evals.regressions.tree import audit_tree
 
     try:
-        document = audit_tree(root, freshness_days)
+        document = audit_tree(root, freshness_days, evals)
     except RegressionsInputError as error:
         refuse("regressions audit", error)
     for skill in document.skills:
@@ -154,6 +167,7 @@ def audit(
     show_default=True,
     help="Per-proof timeout; the process tree is killed when it expires.",
 )
+@evals_option
 def verify(
     skill_dir: Path,
     output: Path | None,
@@ -161,6 +175,7 @@ def verify(
     write: bool,
     report_only: bool,
     timeout_seconds: float,
+    evals: Path | None,
 ) -> None:
     """Re-run every ACTIVE proof of SKILL_DIR: it must fail for the guard's reason.
 
@@ -174,7 +189,7 @@ def verify(
     from agentic_evals.regressions.verify import VerifyOptions, verify_skill
     from agentic_evals.regressions.write import RegistryChangedError
 
-    options = VerifyOptions(timeout_seconds=timeout_seconds, guard=guard, write=write)
+    options = VerifyOptions(timeout_seconds=timeout_seconds, guard=guard, write=write, evals=evals)
     try:
         outcome = verify_skill(skill_dir, options)
     except (RegressionsInputError, RegistryChangedError) as error:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Final, NamedTuple
 
 from agentic_evals.contract.placeholders import FIXTURE_DIR, SKILL_ROOT, WORKSPACE, resolve
-from agentic_evals.documents.yaml_io import SUFFIXES
+from agentic_evals.documents.yaml_io import SUFFIXES, read_document
 
 FIXTURES_DIR: Final = "fixtures"
 """The folder of a skill that holds its fixtures (and its regression registry)."""
@@ -81,3 +81,38 @@ def layout_for(fixture_dir: Path, skill_root: str | None) -> FixtureLayout:
 def fixture_layout(path: Path, skill_root: str | None) -> FixtureLayout:
     """The layout of the fixture file at ``path``."""
     return layout_for(Path(os.path.abspath(path)).parent, skill_root)
+
+
+def evals_tree(skills_root: Path, given: Path | None = None) -> Path | None:
+    """The evals tree of the skills under ``skills_root``.
+
+    ``given`` (``--evals DIR``) when there is one, else ``evals/`` beside the
+    skills' folder when that folder exists; None otherwise.
+    """
+    if given is not None:
+        return given
+    default = Path(os.path.abspath(skills_root)).parent / EVALS_DIR
+    return default if default.is_dir() else None
+
+
+def outside_fixtures(skill_dir: Path, evals: Path | None) -> list[Path]:
+    """The fixtures of ``<evals>/<skill>/`` whose ``skill_root`` is ``skill_dir``, by name."""
+    if evals is None:
+        return []
+    folder = evals / Path(os.path.abspath(skill_dir)).name
+    try:
+        names = sorted(entry.name for entry in os.scandir(folder) if entry.is_file())
+    except OSError:
+        return []
+    target = os.path.realpath(skill_dir)
+    found: list[Path] = []
+    for name in names:
+        if not is_fixture_name(name):
+            continue
+        document = read_document(folder / name).value
+        root = document.get("skill_root") if isinstance(document, dict) else None
+        if isinstance(root, str) and root:
+            tree = layout_for(folder, root).skill_tree
+            if os.path.realpath(tree) == target:
+                found.append(folder / name)
+    return found

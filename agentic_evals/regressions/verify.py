@@ -40,6 +40,8 @@ class VerifyOptions:
     """Record today as ``last_proven`` of the verified records."""
     environ: Mapping[str, str] | None = None
     """The environment to start from (default: this process's)."""
+    evals: Path | None = None
+    """The evals tree (default: ``evals/`` beside the skills' folder, when present)."""
 
 
 class VerifyOutcome(NamedTuple):
@@ -66,7 +68,7 @@ def verify_skill(skill_dir: Path, options: VerifyOptions | None = None) -> Verif
         RegistryChangedError: with ``write``, the registry changed while proofs ran.
     """
     options = options or VerifyOptions()
-    path = registry_path(skill_dir)
+    path = registry_path(skill_dir, options.evals)
     loaded = load_registry(path)
     if loaded.model is None:
         return VerifyOutcome(loaded, None, None)
