@@ -41,6 +41,8 @@ STDERR_MISSING: Final = "STDERR_MISSING"
 STDOUT_FORBIDDEN: Final = "STDOUT_FORBIDDEN"
 STDERR_FORBIDDEN: Final = "STDERR_FORBIDDEN"
 STREAM_TRUNCATED: Final = "STREAM_TRUNCATED"
+STDOUT_REGEX: Final = "STDOUT_REGEX"
+STDERR_REGEX: Final = "STDERR_REGEX"
 ARTIFACT_MISSING: Final = "ARTIFACT_MISSING"
 ARTIFACT_PRESENT: Final = "ARTIFACT_PRESENT"
 ARTIFACT_TOO_SMALL: Final = "ARTIFACT_TOO_SMALL"
@@ -202,7 +204,9 @@ RULE_TEXTS: Final[dict[str, str]] = {
     STDERR_MISSING: "stderr must contain every stderr_contains string",
     STDOUT_FORBIDDEN: "stdout must not contain any stdout_excludes string",
     STDERR_FORBIDDEN: "stderr must not contain any stderr_excludes string",
-    STREAM_TRUNCATED: "an excludes check on a stream cut at its cap fails closed",
+    STREAM_TRUNCATED: "an excludes check that could not see the bytes past the cap fails closed",
+    STDOUT_REGEX: "stdout must match every stdout_regex pattern",
+    STDERR_REGEX: "stderr must match every stderr_regex pattern",
     ARTIFACT_MISSING: "the artifact must exist",
     ARTIFACT_PRESENT: "the artifact must be absent",
     ARTIFACT_TOO_SMALL: "the artifact must hold at least min_bytes bytes",

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agentic_evals.oracles.regex import compile_pattern
 from agentic_evals.reports.model import (
     CaseOutcome,
     CaseReport,
@@ -229,6 +230,12 @@ class FakeStream:
 
     def contains(self, needle: bytes) -> bool:
         return needle in self.data
+
+    def saw_all(self, needle: bytes) -> bool:
+        return not self.truncated
+
+    def matches(self, pattern: str) -> bool:
+        return compile_pattern(pattern).search(self.data)
 
     def excerpt(self, limit_chars: int = 10_000) -> str:
         return self.data.decode("utf-8", errors="replace")[:limit_chars]

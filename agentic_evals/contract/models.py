@@ -99,6 +99,12 @@ class Expected(InputModel):
     """Strings that must not occur in stdout."""
     stderr_excludes: list[str] = Field(default_factory=list)
     """Strings that must not occur in stderr."""
+    stdout_regex: list[str] = Field(default_factory=list)
+    """Regular expressions (RE2 syntax, searched in linear time) that must each match in
+    stdout; a match of at most 1 MiB is found anywhere in the stream, past the capture cap
+    too."""
+    stderr_regex: list[str] = Field(default_factory=list)
+    """Regular expressions (RE2 syntax) that must each match in stderr, as ``stdout_regex``."""
     artifacts: list[ArtifactCheck] = Field(default_factory=list)
     """Checks on files the trial left behind."""
     workspace_changes: WorkspaceChanges | None = None

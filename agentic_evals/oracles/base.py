@@ -34,6 +34,8 @@ _GROUP_OF_KEY: dict[str, OracleGroup] = {
     "stderr_contains": "output",
     "stdout_excludes": "output",
     "stderr_excludes": "output",
+    "stdout_regex": "output",
+    "stderr_regex": "output",
     "artifacts": "readback",
     "workspace_changes": "readback",
 }
@@ -58,7 +60,18 @@ class StreamLike(Protocol):
         ...
 
     def contains(self, needle: bytes) -> bool:
-        """Return whether the kept raw bytes contain ``needle``."""
+        """Whether the stream contains ``needle``.
+
+        The whole stream when ``needle`` was watched as it flowed, else the kept bytes.
+        """
+        ...
+
+    def saw_all(self, needle: bytes) -> bool:
+        """Whether ``contains(needle)`` read every byte written, the dropped ones too."""
+        ...
+
+    def matches(self, pattern: str) -> bool:
+        """Whether the stream pattern ``pattern`` matched (see ``stdout_regex``)."""
         ...
 
     def excerpt(self, limit_chars: int = 10_000) -> str:

@@ -11,8 +11,10 @@ from pathlib import Path
 from agentic_evals.contract.layout import FixtureLayout
 from agentic_evals.contract.models import Case, Workspace
 from agentic_evals.contract.placeholders import WORKSPACE, resolve
+from agentic_evals.oracles.regex import BoundedRegex, compile_pattern
 from agentic_evals.redact import Redactor
 from agentic_evals.runner.environment import trial_cwd
+from agentic_evals.runner.matching import StreamWatch
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,19 @@ class CasePlan:
     copy); None runs the trials in ``cwd`` itself."""
     placeholders: Mapping[str, str] = field(default_factory=dict)
     """Values of the built-in placeholders but ``${WORKSPACE}``, which each trial adds."""
+    patterns: tuple[tuple[BoundedRegex, ...], tuple[BoundedRegex, ...]] = ((), ())
+    """The case's ``stdout_regex`` and ``stderr_regex``, compiled once."""
+
+    def watches(self) -> tuple[StreamWatch, StreamWatch]:
+        """What a trial's stdout and stderr are watched for, as they flow (fresh per trial)."""
+        case, expected = self.case, self.case.expected
+        markers = [*case.blocked_when_stdout_contains, *case.infra_blocked_when]
+        out = [*expected.stdout_contains, *expected.stdout_excludes, *markers]
+        err = [*expected.stderr_contains, *expected.stderr_excludes, *markers]
+        return (
+            StreamWatch([text.encode() for text in out], self.patterns[0]),
+            StreamWatch([text.encode() for text in err], self.patterns[1]),
+        )
 
     def trial_command(self, copy: Path | None) -> tuple[list[str], dict[str, str], Path]:
         """The argv, environment and cwd of a trial (in the workspace ``copy``, if any).
@@ -104,7 +119,11 @@ class CasePlanner:
         redactor = self._redactors.get(key)
         if redactor is None:
             redactor = self._redactors[key] = Redactor(env)
-        return CasePlan(case, case_id, cwd, env, redactor, executable, source, static)
+        patterns = (
+            tuple(compile_pattern(p) for p in case.expected.stdout_regex),
+            tuple(compile_pattern(p) for p in case.expected.stderr_regex),
+        )
+        return CasePlan(case, case_id, cwd, env, redactor, executable, source, static, patterns)
 
 
 def find_program(program: str, env: Mapping[str, str]) -> str | None:

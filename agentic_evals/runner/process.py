@@ -25,6 +25,7 @@ from agentic_evals.runner.capture import (
     CapturedStream,
     StreamSink,
 )
+from agentic_evals.runner.matching import StreamWatch
 from agentic_evals.runner.reaper import Identity, enable_subreaper, runner_children
 from agentic_evals.runner.supervisor import TrialSupervisor
 
@@ -82,6 +83,7 @@ def run_process(
     executable: str | None = None,
     marker_env: Mapping[str, str] | None = None,
     on_started: Callable[[], None] | None = None,
+    watches: tuple[StreamWatch, StreamWatch] | None = None,
 ) -> ProcessResult:
     """Run one trial to completion and clean up everything it started.
 
@@ -106,6 +108,7 @@ def run_process(
             with other markers passes the trial's own to the program).
         on_started: Called once the process runs, before waiting for it;
             if it raises, the tree is killed and the exception propagates.
+        watches: What stdout and stderr are watched for as they flow (every byte).
 
     Returns:
         The result; a program that cannot start yields ``start_error``, not an exception.
@@ -117,9 +120,10 @@ def run_process(
     if not args:
         raise ValueError("argv must not be empty")
     subreaper = enable_subreaper()
+    out, err = watches or (None, None)
     sinks = (
-        StreamSink(stream_cap=stream_cap, spool_threshold=spool_threshold),
-        StreamSink(stream_cap=stream_cap, spool_threshold=spool_threshold),
+        StreamSink(stream_cap=stream_cap, spool_threshold=spool_threshold, watch=out),
+        StreamSink(stream_cap=stream_cap, spool_threshold=spool_threshold, watch=err),
     )
     # Taken before the spawn, so that nothing of this trial can be in it.
     if exclusive and subreaper and preexisting is None:

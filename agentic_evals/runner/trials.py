@@ -242,6 +242,7 @@ def _execute(
             executable=trace.executable,
             marker_env=trace.marker_env,
             on_started=on_started,
+            watches=plan.watches(),
         )
         result, traced = trace.observe(result)
     if isinstance(context, _WorkspaceContext):
