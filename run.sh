@@ -13,14 +13,17 @@ INSTALL_MODE=compat
 bootstrap() {
   local want
   # The install method is part of the stamp, so that changing it reinstalls.
-  want="$( (cat "$HERE/pyproject.toml"; echo "$INSTALL_MODE") | sha256sum | cut -d' ' -f1)"
+  want="$( (cat "$HERE/pyproject.toml" "$HERE/constraints.txt"; echo "$INSTALL_MODE") |
+    sha256sum | cut -d' ' -f1)"
   if [[ -f "$STAMP" && "$(cat "$STAMP")" == "$want" ]]; then
     return
   fi
   echo "agentic-evals: preparing $VENV (first use)" >&2
   python3 -m venv "$VENV"
+  # The exact versions the checks run with (pyproject.toml gives the supported ranges).
   "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
-    --config-settings "editable_mode=$INSTALL_MODE" -e "$HERE[test]" >&2
+    -c "$HERE/constraints.txt" --config-settings "editable_mode=$INSTALL_MODE" \
+    -e "$HERE[test]" >&2
   echo "$want" >"$STAMP"
 }
 

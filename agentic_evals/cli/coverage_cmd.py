@@ -1,4 +1,4 @@
-"""``agentic-evals coverage show|audit``: static seam coverage (SPEC section 7)."""
+"""``agentic-evals coverage show|audit``: static seam coverage."""
 
 from __future__ import annotations
 

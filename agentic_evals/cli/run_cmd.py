@@ -103,7 +103,7 @@ if TYPE_CHECKING:
 @click.option(
     "--keep-workspaces",
     is_flag=True,
-    help="Keep each trial's workspace copy (SPEC 3.4) instead of deleting it; the report's "
+    help="Keep each trial's workspace copy instead of deleting it; the report's "
     "trial names its path in workspace_path.",
 )
 @click.option(

@@ -1,4 +1,4 @@
-"""Typed models of the fixture document (SPEC section 1).
+"""Typed models of the fixture document.
 
 These models are the source of truth: ``schemas/fixture.schema.json`` is
 generated from them (``scripts/gen_schemas.py``) and a test fails when the
@@ -40,7 +40,7 @@ class ArtifactRef(InputModel):
 
 
 class ArtifactCheck(InputModel):
-    """One check on a file the trial left behind (SPEC section 3.3)."""
+    """One check on a file the trial left behind."""
 
     path: NonEmptyStr | None = None
     """Artifact path, relative to the fixture directory or the workspace."""
@@ -69,7 +69,7 @@ class ArtifactCheck(InputModel):
 
 
 class WorkspaceChanges(InputModel):
-    """Assertions on what a trial changed in its workspace (SPEC section 3.4).
+    """Assertions on what a trial changed in its workspace.
 
     Patterns are globs on the path relative to the workspace, in POSIX form
     (``fnmatch`` per segment, ``**`` spans directories). Every pattern must
@@ -108,7 +108,7 @@ class Expected(InputModel):
     artifacts: list[ArtifactCheck] = Field(default_factory=list)
     """Checks on files the trial left behind."""
     workspace_changes: WorkspaceChanges | None = None
-    """Assertions on workspace changes (SPEC section 3.4)."""
+    """Assertions on workspace changes."""
 
 
 class Workspace(InputModel):
@@ -119,7 +119,7 @@ class Workspace(InputModel):
 
 
 class Qualification(InputModel):
-    """Qualification tier a case must reach (SPEC section 6)."""
+    """Qualification tier a case must reach."""
 
     required_up_to: QualificationTier = "not_required"
     """The highest tier this case must pass at."""
@@ -128,7 +128,7 @@ class Qualification(InputModel):
 
 
 class ThreatAssumption(InputModel):
-    """The threat an adversarial case models (SPEC section 6)."""
+    """The threat an adversarial case models."""
 
     model: NonEmptyStr
     """The threat model in words."""
@@ -234,7 +234,7 @@ class AdmittedEvidence(InputModel):
 
 
 class CapabilityClaim(InputModel):
-    """A capability the skill asserts (SPEC section 4)."""
+    """A capability the skill asserts."""
 
     id: NonEmptyStr
     """Unique claim id."""
@@ -259,7 +259,7 @@ class CapabilityClaim(InputModel):
 
 
 class Seam(InputModel):
-    """A place where regressions can enter (SPEC section 7)."""
+    """A place where regressions can enter."""
 
     seam_id: NonEmptyStr
     """Unique seam id."""
@@ -310,9 +310,9 @@ class Fixture(InputModel):
     what_remains_unverified: str | None = None
     """Reported verbatim."""
     capability_claims: list[CapabilityClaim] = Field(default_factory=list)
-    """Declared capability claims (SPEC section 4)."""
+    """Declared capability claims."""
     seams: list[Seam] = Field(default_factory=list)
-    """Declared seams (SPEC section 7)."""
+    """Declared seams."""
     workspace: Workspace | None = None
     """Isolation for every case: each trial runs in a fresh copy of ``input``."""
     skill_root: NonEmptyStr | None = None

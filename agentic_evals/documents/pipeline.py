@@ -47,6 +47,7 @@ from pydantic import BaseModel, ValidationError
 from agentic_evals.documents.expansion import Expanded, WrittenPositions
 from agentic_evals.documents.findings import Finding, FindingsView
 from agentic_evals.documents.positions import Position, locate, locate_all
+from agentic_evals.documents.schema_gen import SCHEMA_KEY
 from agentic_evals.documents.unknown_keys import unknown_key_findings
 from agentic_evals.documents.yaml_io import read_document
 
@@ -152,6 +153,13 @@ def _has_null(value: object, json_value_keys: frozenset[str]) -> bool:
     return False
 
 
+def without_schema_key(document: object) -> object:
+    """``document`` without its top-level ``$schema``, which no model holds (editors' key)."""
+    if isinstance(document, dict) and SCHEMA_KEY in document:
+        return {key: value for key, value in document.items() if key != SCHEMA_KEY}
+    return document
+
+
 def trusted(kind: DocumentKind[M], document: object) -> M | None:
     """The model, when the strict models accept ``document`` outright and may be trusted.
 
@@ -161,7 +169,7 @@ def trusted(kind: DocumentKind[M], document: object) -> M | None:
     if not kind.trusts_model or _has_null(document, kind.json_value_keys):
         return None
     try:
-        return kind.model.model_validate(document, strict=True)
+        return kind.model.model_validate(without_schema_key(document), strict=True)
     except ValidationError:
         return None
 
@@ -222,7 +230,7 @@ def load_document(path: Path, kind: DocumentKind[M], *, strict: bool = False) ->
     findings += ruled
     if clean and model is None:
         try:
-            model = kind.model.model_validate(document, strict=True)
+            model = kind.model.model_validate(without_schema_key(document), strict=True)
         except ValidationError as exc:
             raise DriftError(
                 f"{path}: the {kind.name} schema accepted a document the models reject "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -52,7 +53,9 @@ def write_text_atomic(path: Path, text: str) -> None:
 
     ``-`` writes to standard output. The temporary file lives in the target's
     directory so that the rename stays on one file system; on any failure it
-    is removed and an existing file at ``path`` is left untouched.
+    is removed and an existing file at ``path`` is left untouched. A new file
+    gets the mode the umask gives (0644 with the usual 022); a file that is
+    replaced keeps its own mode.
     """
     if str(path) == "-":
         sys.stdout.write(text)
@@ -66,6 +69,7 @@ def write_text_atomic(path: Path, text: str) -> None:
     except OSError as error:
         raise OutputError(f"cannot write to {path}: {error.strerror or error}") from error
     try:
+        os.fchmod(fd, _mode_for(path))
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
             handle.flush()
@@ -77,6 +81,16 @@ def write_text_atomic(path: Path, text: str) -> None:
     except BaseException:
         Path(tmp_name).unlink(missing_ok=True)
         raise
+
+
+def _mode_for(path: Path) -> int:
+    """The replaced file's own mode, else what the umask leaves of 0666."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
 
 
 def write_model_atomic(path: Path, model: BaseModel) -> None:
