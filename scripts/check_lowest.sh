@@ -12,6 +12,7 @@ python3 -m venv "$WORK/venv"
 "$WORK/venv/bin/python" -m pip list --disable-pip-version-check 2>/dev/null |
   grep -Ei '^(click|pydantic) '
 cd "$WORK"
+export XDG_DATA_HOME="$WORK/data"  # its runs are recorded in a history of its own
 "$WORK/venv/bin/agentic-evals" validate "$HERE/fixtures/agentic_eval.json"
 "$WORK/venv/bin/agentic-evals" run "$HERE/examples/evals/csv-to-json/agentic_eval.yaml" \
   --output "$WORK/report.json"

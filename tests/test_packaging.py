@@ -152,3 +152,43 @@ def test_a_zip_of_the_skill_folder_holds_no_eval_file(tmp_path: Path) -> None:
     assert "csv-to-json/SKILL.md" in names and "csv-to-json/scripts/csv2json.py" in names
     evals = [n for n in names if "agentic_eval" in n or "/fixtures/" in n or n.endswith(".csv")]
     assert evals == [] and not any("expected" in n or "inputs" in n for n in names)
+
+
+README = REPO / "README.md"
+
+
+def test_the_readme_is_short_and_links_only_existing_pages() -> None:
+    text = README.read_text()
+    assert len(text.encode()) <= 12 * 1024
+    for target in re.findall(r"\]\(([^)#]+)\)", text):
+        assert (REPO / target).exists(), target
+    assert "pipx install agentic-evals" in text and "uv tool install agentic-evals" in text
+    assert "Linux" in text
+
+
+def readme_commands() -> list[tuple[str, list[str]]]:
+    """Each ``$ agentic-evals ...`` command of the README and the lines it prints."""
+    found: list[tuple[str, list[str]]] = []
+    for block in re.findall(r"```console\n(.*?)```", README.read_text(), flags=re.S):
+        lines = block.splitlines()
+        found.append((lines[0].removeprefix("$ "), lines[1:]))
+    return found
+
+
+@pytest.mark.parametrize(("command", "printed"), readme_commands())
+def test_the_readme_commands_run_as_printed(
+    command: str, printed: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shlex
+    import shutil
+
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(EXAMPLE, tmp_path / "examples")
+    words = shlex.split(command)
+    assert words[0] == "agentic-evals"
+    result = CliRunner().invoke(cli, words[1:], terminal_width=100)
+    # What the README shows is the command's summary: stdout, or stderr when it prints there.
+    stream = result.stdout or result.stderr
+    shown = [line.rstrip() for line in stream.splitlines()]
+    assert shown == printed, result.output
+    assert result.exit_code == 0
