@@ -19,6 +19,8 @@ from agentic_evals.reports.locations import case_lines
 WriteFixture = Callable[..., Path]
 
 RUN = ["bash", "../run.sh"]
+HEAD = "version: 2\nskill: demo\ntrials: 2\ncases:\n"
+"""The top of every YAML fixture these tests write."""
 
 
 def loaded_cases(
@@ -134,17 +136,16 @@ def test_a_default_change_changes_the_hashes(write_fixture: WriteFixture) -> Non
 
 
 def test_an_unknown_placeholder_is_an_error_at_its_source_line(write_fixture: WriteFixture) -> None:
-    text = """\
-version: 2
-skill: demo
-trials: 2
-cases:
+    text = (
+        HEAD
+        + """\
   - name: a
     type: positive
     parametrize: {WHO: [ada, bob]}
     command: [bash, ../run.sh, "${WHO}", "${NOPE}"]
     expected: {exit_code: 0}
 """
+    )
     errors = errors_of(write_fixture, text, "agentic_eval.yaml")
     # Both variants share the error: it is reported once, at the written word.
     assert len(errors) == 1
@@ -154,11 +155,9 @@ cases:
 
 
 def test_an_invalid_parametrize_is_reported_as_written(write_fixture: WriteFixture) -> None:
-    text = """\
-version: 2
-skill: demo
-trials: 2
-cases:
+    text = (
+        HEAD
+        + """\
   - name: b
     type: positive
     command: [bash, ../run.sh]
@@ -169,6 +168,7 @@ cases:
     command: [bash, ../run.sh, "${V}"]
     expected: {exit_code: 0}
 """
+    )
     errors = errors_of(write_fixture, text, "agentic_eval.yaml")
     # The values must not be empty: that error is the schema's, at the parametrize.
     assert [(c, p, line) for c, p, line, _ in errors] == [
@@ -179,11 +179,9 @@ cases:
 def test_an_expanded_name_colliding_with_another_case_points_at_the_source(
     write_fixture: WriteFixture,
 ) -> None:
-    text = """\
-version: 2
-skill: demo
-trials: 2
-cases:
+    text = (
+        HEAD
+        + """\
   - name: "a[x]"
     type: positive
     command: [bash, ../run.sh]
@@ -194,6 +192,7 @@ cases:
     command: [bash, ../run.sh, "${V}"]
     expected: {exit_code: 0}
 """
+    )
     errors = errors_of(write_fixture, text, "agentic_eval.yaml")
     assert len(errors) == 1
     code, pointer, line, message = errors[0]
@@ -361,11 +360,9 @@ def test_placeholder_functions() -> None:
 
 
 def test_an_error_in_one_variant_names_it(write_fixture: WriteFixture) -> None:
-    text = """\
-version: 2
-skill: demo
-trials: 2
-cases:
+    text = (
+        HEAD
+        + """\
   - name: a
     type: positive
     parametrize: {D: [., ../../..]}
@@ -373,6 +370,7 @@ cases:
     cwd: "${D}"
     expected: {exit_code: 0}
 """
+    )
     errors = errors_of(write_fixture, text, "agentic_eval.yaml")
     assert len(errors) == 1
     code, pointer, line, message = errors[0]
@@ -381,11 +379,9 @@ cases:
 
 
 def test_an_expanded_case_is_annotated_at_its_written_line(write_fixture: WriteFixture) -> None:
-    text = """\
-version: 2
-skill: demo
-trials: 2
-cases:
+    text = (
+        HEAD
+        + """\
   - name: first
     type: negative
     command: [bash, ../run.sh]
@@ -396,6 +392,7 @@ cases:
     command: [bash, ../run.sh, "${V}"]
     expected: {exit_code: 0}
 """
+    )
     path = write_fixture(text, "agentic_eval.yaml")
     lines = case_lines(path, sha256_bytes(path.read_bytes()))
     assert lines == {"first": 5, "each[x]": 9, "each[y]": 9}
