@@ -33,6 +33,15 @@ bootstrap() {
 }
 
 bootstrap
+# Trials inherit the user's environment, so the user's own values of what this script
+# changes are kept for them as AGENTIC_EVALS_USER_<NAME> (agentic_evals/runner/environment.py
+# puts them back; an empty PYTHONPATH stands for none).
+for name in PYTHONPYCACHEPREFIX PYTHONDONTWRITEBYTECODE; do
+  if [[ -n "${!name+set}" ]]; then
+    export "AGENTIC_EVALS_USER_$name=${!name}"
+  fi
+done
+export AGENTIC_EVALS_USER_PYTHONPATH="${PYTHONPATH-}"
 if [[ -L "$VENV" ]]; then
   # A borrowed venv's cache is the original's: bytecode of a throwaway copy stays out of it.
   unset PYTHONPYCACHEPREFIX

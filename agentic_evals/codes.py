@@ -23,6 +23,7 @@ SCHEMA_CLAIM: Final = "AE-SCHEMA-CLAIM"
 SCHEMA_MUST_EXERCISE: Final = "AE-SCHEMA-MUST-EXERCISE"
 FILE_UNREADABLE: Final = "AE-FILE-UNREADABLE"
 PATH_ESCAPE: Final = "AE-PATH-ESCAPE"
+PATH_SKILL_ROOT: Final = "AE-PATH-SKILL-ROOT"
 
 SLOP_TRIALS: Final = "AE-SLOP-TRIALS"
 SLOP_NO_NEGATIVE: Final = "AE-SLOP-NO-NEGATIVE"
@@ -40,12 +41,16 @@ STDERR_MISSING: Final = "STDERR_MISSING"
 STDOUT_FORBIDDEN: Final = "STDOUT_FORBIDDEN"
 STDERR_FORBIDDEN: Final = "STDERR_FORBIDDEN"
 STREAM_TRUNCATED: Final = "STREAM_TRUNCATED"
+STDOUT_REGEX: Final = "STDOUT_REGEX"
+STDERR_REGEX: Final = "STDERR_REGEX"
 ARTIFACT_MISSING: Final = "ARTIFACT_MISSING"
 ARTIFACT_PRESENT: Final = "ARTIFACT_PRESENT"
 ARTIFACT_TOO_SMALL: Final = "ARTIFACT_TOO_SMALL"
 ARTIFACT_HASH: Final = "ARTIFACT_HASH"
 ARTIFACT_NOT_JSON: Final = "ARTIFACT_NOT_JSON"
 ARTIFACT_POINTER: Final = "ARTIFACT_POINTER"
+ARTIFACT_POINTER_PRESENT: Final = "ARTIFACT_POINTER_PRESENT"
+ARTIFACT_NOT_TEXT: Final = "ARTIFACT_NOT_TEXT"
 ARTIFACT_MISMATCH: Final = "ARTIFACT_MISMATCH"
 ARTIFACT_REGEX: Final = "ARTIFACT_REGEX"
 ARTIFACT_EXCLUDED: Final = "ARTIFACT_EXCLUDED"
@@ -63,6 +68,7 @@ MISSING_SYSTEM_TEST: Final = "MISSING_SYSTEM_TEST"
 ARTIFACT_TOO_LARGE: Final = "ARTIFACT_TOO_LARGE"
 ARTIFACT_UNREADABLE: Final = "ARTIFACT_UNREADABLE"
 WORKSPACE_UNAVAILABLE: Final = "WORKSPACE_UNAVAILABLE"
+MISSING_DEPENDENCY: Final = "MISSING_DEPENDENCY"
 WORKSPACE_CHANGE_MISSING: Final = "WORKSPACE_CHANGE_MISSING"
 WORKSPACE_CHANGE_UNEXPECTED: Final = "WORKSPACE_CHANGE_UNEXPECTED"
 LIMIT_EXCEEDED: Final = "LIMIT_EXCEEDED"
@@ -114,6 +120,10 @@ EVAL_FIXTURE_INVALID: Final = "EVAL005"
 EVAL_FIXTURE_GATED: Final = "EVAL006"
 EVAL_SCAFFOLD_ONLY: Final = "EVAL007"
 EVAL_LEGACY_FIXTURE: Final = "EVAL008"
+EVAL_SPEC_KEY: Final = "EVAL009"
+EVAL_SPEC_NAME: Final = "EVAL010"
+EVAL_SPEC_DESCRIPTION: Final = "EVAL011"
+EVAL_SPEC_FIELD: Final = "EVAL012"
 
 EVAL_CODES: Final = (
     EVAL_NO_POSTURE,
@@ -124,6 +134,10 @@ EVAL_CODES: Final = (
     EVAL_FIXTURE_GATED,
     EVAL_SCAFFOLD_ONLY,
     EVAL_LEGACY_FIXTURE,
+    EVAL_SPEC_KEY,
+    EVAL_SPEC_NAME,
+    EVAL_SPEC_DESCRIPTION,
+    EVAL_SPEC_FIELD,
 )
 """The audit's rules, in the order its summary counts them."""
 
@@ -232,7 +246,8 @@ RULE_TEXTS: Final[dict[str, str]] = {
     SCHEMA_CLAIM: "capability claims must say what kind of claim they are",
     SCHEMA_MUST_EXERCISE: "each must_exercise entry must appear in the command",
     FILE_UNREADABLE: "the file must exist and be readable",
-    PATH_ESCAPE: "paths must stay inside the fixture directory or workspace",
+    PATH_ESCAPE: "paths must stay inside the skill tree, the fixture's folder or the workspace",
+    PATH_SKILL_ROOT: "skill_root must name a directory, relative to the fixture's folder",
     SLOP_TRIALS: "a single trial is not evidence: trials must be at least 2",
     SLOP_NO_NEGATIVE: "an all-positive fixture is self-serving: add a negative or adversarial case",
     SLOP_NO_REAL_WORLD: "at least one real_world case must exercise a live path without stubs",
@@ -245,13 +260,17 @@ RULE_TEXTS: Final[dict[str, str]] = {
     STDERR_MISSING: "stderr must contain every stderr_contains string",
     STDOUT_FORBIDDEN: "stdout must not contain any stdout_excludes string",
     STDERR_FORBIDDEN: "stderr must not contain any stderr_excludes string",
-    STREAM_TRUNCATED: "an excludes check on a stream cut at its cap fails closed",
+    STREAM_TRUNCATED: "an excludes check that could not see the bytes past the cap fails closed",
+    STDOUT_REGEX: "stdout must match every stdout_regex pattern",
+    STDERR_REGEX: "stderr must match every stderr_regex pattern",
     ARTIFACT_MISSING: "the artifact must exist",
     ARTIFACT_PRESENT: "the artifact must be absent",
     ARTIFACT_TOO_SMALL: "the artifact must hold at least min_bytes bytes",
     ARTIFACT_HASH: "the artifact's sha256 must match",
     ARTIFACT_NOT_JSON: "the artifact must be valid JSON",
     ARTIFACT_POINTER: "the JSON pointer must resolve in the artifact",
+    ARTIFACT_POINTER_PRESENT: "with is_artifact: false, the JSON pointer must not resolve",
+    ARTIFACT_NOT_TEXT: "an artifact compared as text must be UTF-8",
     ARTIFACT_MISMATCH: "the value at the pointer must equal the expected value",
     ARTIFACT_REGEX: "the artifact's content must match content_regex",
     ARTIFACT_EXCLUDED: "the artifact's content must not contain content_excludes",
@@ -271,14 +290,21 @@ RULE_TEXTS: Final[dict[str, str]] = {
     WORKSPACE_UNAVAILABLE: "a trial's workspace copy must be made",
     WORKSPACE_CHANGE_MISSING: "every workspace_changes pattern must match a change",
     WORKSPACE_CHANGE_UNEXPECTED: "with only: true, every change must match a pattern",
-    EVAL_NO_POSTURE: "a skill with a runtime surface (run.sh, sanity.sh) needs an eval posture",
-    EVAL_NOT_COMPOSED: "a skill should list agentic-evals in its front matter's composes",
+    EVAL_NO_POSTURE: "a skill with a runtime surface (programs, scripts/) needs an eval posture",
+    EVAL_NOT_COMPOSED: "a skill should list agentic-evals in its front matter's metadata.composes",
     EVAL_FRONT_MATTER: "SKILL.md must start with well-formed YAML front matter",
     EVAL_FENCED_FRONT_MATTER: "front matter inside a code fence is read, but is not standard",
     EVAL_FIXTURE_INVALID: "every eval fixture of the skill must load",
     EVAL_FIXTURE_GATED: "every eval fixture of the skill must pass the load-time gates",
     EVAL_SCAFFOLD_ONLY: "a scaffold fixture is a first step: strengthen it into a real evaluation",
     EVAL_LEGACY_FIXTURE: "a version 1 fixtures/eval.json is not run by agentic-evals: migrate it",
+    EVAL_SPEC_KEY: "the Agent Skills specification allows only name, description, license, "
+    "compatibility, metadata and allowed-tools at the top of the front matter",
+    EVAL_SPEC_NAME: "name: 1 to 64 lowercase letters, digits and single hyphens, neither first "
+    "nor last, the same as the skill's folder",
+    EVAL_SPEC_DESCRIPTION: "description: a non-empty string of at most 1024 characters",
+    EVAL_SPEC_FIELD: "license and allowed-tools are strings, compatibility at most 500 "
+    "characters, metadata a mapping of string keys to string values",
     JOURNEY_SELECTOR: "controls are named by stable QID only; selector fallbacks are rejected",
     JOURNEY_REFERENCE: "a state graph transition must join declared states",
     JOURNEY_UNKNOWN_CLAIM: "a requirement's claim_ids should name the fixture's capability claims",
@@ -334,6 +360,8 @@ RULE_TEXTS: Final[dict[str, str]] = {
     REG_PROOF_FAILED: "a proof_command must fail showing its failure_code or markers",
     REG_NOT_RUN: "an interrupted verification proves nothing",
     UNMAPPED_INCIDENT: "an open incident must be mapped by a regression",
+    MISSING_DEPENDENCY: "a failed trial that missed a module or command names the interpreter "
+    "and PATH it had (a diagnosis, never the cause of a failure)",
 }
 """The rule of every code a finding or a trial problem can carry, in general words."""
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agentic_evals.oracles.regex import compile_pattern
 from agentic_evals.reports.model import (
     CaseOutcome,
     CaseReport,
@@ -29,7 +30,9 @@ SKILLS_TREE = SHARED / "corpus" / "skills-tree-2026-01"
 """A real tree of skills, for the skill-tree audits."""
 SCHEMAS = REPO / "schemas"
 
-COMPOSED = "composes: [agentic-evals]\n"
+DESCRIBED = "description: A skill of the tests.\n"
+"""The description every skill's front matter needs (the Agent Skills specification)."""
+COMPOSED = DESCRIBED + "metadata:\n  composes: agentic-evals\n"
 """Front matter of a skill that says it is evaluated by agentic-evals."""
 PROD_SH = '#!/usr/bin/env bash\nprintf \'{"phase": "settled"}\' > receipt.json\necho settled\n'
 """A production entrypoint that writes a receipt and says so."""
@@ -227,6 +230,12 @@ class FakeStream:
 
     def contains(self, needle: bytes) -> bool:
         return needle in self.data
+
+    def saw_all(self, needle: bytes) -> bool:
+        return not self.truncated
+
+    def matches(self, pattern: str) -> bool:
+        return compile_pattern(pattern).search(self.data)
 
     def excerpt(self, limit_chars: int = 10_000) -> str:
         return self.data.decode("utf-8", errors="replace")[:limit_chars]

@@ -59,14 +59,14 @@ def test_secrets_are_redacted_in_the_report_but_oracles_see_raw_output(
     assert_valid_report(json.loads(report.model_dump_json(by_alias=True)))
 
 
-def test_trials_get_markers_and_no_virtual_environment(tmp_path: Path) -> None:
+def test_trials_get_markers_and_the_users_virtual_environment(tmp_path: Path) -> None:
     probe = case(
         "env-probe",
         [
             "bash",
             "-c",
             'echo "$AGENTIC_EVALS_RUN_ID $AGENTIC_EVALS_CASE $AGENTIC_EVALS_TRIAL"'
-            ' "[${VIRTUAL_ENV:-}]"',
+            ' "[${VIRTUAL_ENV:-}]" "[$PATH]"',
         ],
     )
     probe["env"] = {"AGENTIC_EVALS_TRIAL": "forged"}
@@ -75,7 +75,10 @@ def test_trials_get_markers_and_no_virtual_environment(tmp_path: Path) -> None:
         environ={"PATH": "/venv/bin:/usr/bin:/bin", "VIRTUAL_ENV": "/venv", "HOME": "/root"},
     )
     outputs = [t.stdout.strip() for t in report.cases[0].trials]
-    assert outputs == [f"{report.run_id} env-probe 1 []", f"{report.run_id} env-probe 2 []"]
+    # The user's virtual environment is the trials' too; the markers cannot be forged.
+    assert outputs == [
+        f"{report.run_id} env-probe {n} [/venv] [/venv/bin:/usr/bin:/bin]" for n in (1, 2)
+    ]
 
 
 def test_every_trial_runs_and_counts(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ LAYERS = (
     "exitcodes",
     "clock",
     "redact",
+    "limits",
     "documents",
     "contract",
     "commands",

@@ -37,12 +37,22 @@ def main(argv: Sequence[str] | None = None) -> None:
         argv: The arguments after the program name; ``sys.argv[1:]`` when None.
     """
     args = list(sys.argv[1:] if argv is None else argv)
+    if not sys.platform.startswith("linux") and args not in (["--help"], ["-h"], ["--version"]):
+        sys.stderr.write(NOT_LINUX.format(platform=sys.platform))
+        sys.exit(2)
     text = _prerendered(args)
     if text is not None and _printed(text):
         sys.exit(0)
     from agentic_evals.cli.app import run_cli
 
     sys.exit(run_cli(args))
+
+
+NOT_LINUX = (
+    "agentic-evals runs on Linux only: its runner needs epoll, pidfds and a child "
+    "subreaper (prctl), which {platform} does not have. Run it on Linux, in a Linux "
+    "container or in WSL 2.\n"
+)
 
 
 def _prerendered(args: list[str]) -> str | None:

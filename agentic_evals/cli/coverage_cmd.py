@@ -1,4 +1,4 @@
-"""``agentic-evals coverage show|audit``: static seam coverage (SPEC section 7)."""
+"""``agentic-evals coverage show|audit``: static seam coverage."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from agentic_evals.cli._evals import evals_option
 from agentic_evals.cli._exit import refuse, verdict_code
 from agentic_evals.cli._sarif import SarifSource, emit_document, format_option
 
@@ -38,8 +39,11 @@ def coverage() -> None:
 @click.argument("skill_dir", type=click.Path(path_type=Path))
 @click.option("-o", "--output", type=click.Path(path_type=Path), help=_OUTPUT_HELP)
 @click.option("--report-only", is_flag=True, help=_REPORT_ONLY_HELP)
+@evals_option
 @format_option
-def show(skill_dir: Path, output: Path | None, report_only: bool, fmt: str) -> None:
+def show(
+    skill_dir: Path, output: Path | None, report_only: bool, evals: Path | None, fmt: str
+) -> None:
     """Seam coverage of SKILL_DIR: every fixtures/agentic_eval* file, unioned."""
     from agentic_evals import codes
     from agentic_evals.coverage.findings import report_findings
@@ -47,7 +51,7 @@ def show(skill_dir: Path, output: Path | None, report_only: bool, fmt: str) -> N
     from agentic_evals.coverage.show import CoverageInputError, show_coverage
 
     try:
-        report = show_coverage(skill_dir)
+        report = show_coverage(skill_dir, evals)
     except CoverageInputError as error:
         refuse("coverage show", error)
     code = verdict_code(
@@ -72,8 +76,9 @@ def show(skill_dir: Path, output: Path | None, report_only: bool, fmt: str) -> N
 @click.argument("root", type=click.Path(path_type=Path))
 @click.option("-o", "--output", type=click.Path(path_type=Path), help=_OUTPUT_HELP)
 @click.option("--report-only", is_flag=True, help=_REPORT_ONLY_HELP)
+@evals_option
 @format_option
-def audit(root: Path, output: Path | None, report_only: bool, fmt: str) -> None:
+def audit(root: Path, output: Path | None, report_only: bool, evals: Path | None, fmt: str) -> None:
     """Seam coverage of every immediate subfolder of ROOT that has fixtures."""
     from agentic_evals.coverage.audit import audit_coverage
     from agentic_evals.coverage.findings import audit_findings
@@ -81,7 +86,7 @@ def audit(root: Path, output: Path | None, report_only: bool, fmt: str) -> None:
     from agentic_evals.coverage.show import CoverageInputError
 
     try:
-        result = audit_coverage(root)
+        result = audit_coverage(root, evals)
     except CoverageInputError as error:
         refuse("coverage audit", error)
     code = verdict_code(not_ready=bool(result.summary.not_ready), report_only=report_only)

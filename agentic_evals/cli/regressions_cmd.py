@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from agentic_evals.cli._evals import evals_option
 from agentic_evals.cli._exit import echo_findings, emit, finish, refuse, verdict_code
 from agentic_evals.cli._sarif import SarifSource, emit_document, format_option
 from agentic_evals.cli.regressions_add_cmd import OUTPUT, TIMEOUT, add
@@ -49,11 +50,17 @@ def regressions() -> None:
 @OUTPUT
 @_FRESHNESS
 @_REPORT_ONLY
+@evals_option
 @format_option
 def show(
-    skill_dir: Path, output: Path | None, freshness_days: int, report_only: bool, fmt: str
+    skill_dir: Path,
+    output: Path | None,
+    freshness_days: int,
+    report_only: bool,
+    evals: Path | None,
+    fmt: str,
 ) -> None:
-    """Audit SKILL_DIR/fixtures/regressions.json; nothing runs.
+    """Audit SKILL_DIR/fixtures/regressions.json (or the evals tree's); nothing runs.
 
     Per regression: protected (its retained case is still in a fixture that
     loads), established fail-before-fix (a proof command and last_proven),
@@ -65,7 +72,7 @@ def show(
     from agentic_evals.regressions.skill import RegressionsInputError
 
     try:
-        outcome = show_skill(skill_dir, freshness_days)
+        outcome = show_skill(skill_dir, freshness_days, evals)
     except RegressionsInputError as error:
         refuse("regressions show", error)
     echo_findings(outcome.load.findings)
@@ -98,9 +105,15 @@ def show(
 @OUTPUT
 @_FRESHNESS
 @_REPORT_ONLY
+@evals_option
 @format_option
 def audit(
-    root: Path, output: Path | None, freshness_days: int, report_only: bool, fmt: str
+    root: Path,
+    output: Path | None,
+    freshness_days: int,
+    report_only: bool,
+    evals: Path | None,
+    fmt: str,
 ) -> None:
     """Audit the registry of every skill folder of ROOT (subfolders with fixtures/regressions.json).
 
@@ -113,7 +126,7 @@ def audit(
     from agentic_evals.regressions.tree import audit_tree
 
     try:
-        document = audit_tree(root, freshness_days)
+        document = audit_tree(root, freshness_days, evals)
     except RegressionsInputError as error:
         refuse("regressions audit", error)
     for skill in document.skills:
@@ -152,6 +165,7 @@ def audit(
 @click.option("--keep", is_flag=True, help="Keep each broken tree and print where it is.")
 @_REPORT_ONLY
 @TIMEOUT
+@evals_option
 def verify(
     skill_dir: Path,
     output: Path | None,
@@ -160,6 +174,7 @@ def verify(
     keep: bool,
     report_only: bool,
     timeout_seconds: float,
+    evals: Path | None,
 ) -> None:
     """Prove that each ACTIVE regression's guard catches its bug: fail before, pass after.
 
@@ -175,7 +190,9 @@ def verify(
     from agentic_evals.regressions.verify import VerifyOptions, verify_skill
     from agentic_evals.regressions.write import RegistryChangedError
 
-    options = VerifyOptions(timeout_seconds=timeout_seconds, guard=guard, write=write, keep=keep)
+    options = VerifyOptions(
+        timeout_seconds=timeout_seconds, guard=guard, write=write, keep=keep, evals=evals
+    )
     try:
         outcome = verify_skill(skill_dir, options)
     except (RegressionsInputError, RegistryChangedError) as error:

@@ -52,3 +52,20 @@ def spec(kind: str) -> SchemaSpec:
     found = getattr(importlib.import_module(module), name)
     document: SchemaSpec = found[key] if key else found
     return document
+
+
+def packaged_schema(reference: str) -> str:
+    """The text of the schema whose ``$id`` (or file name) is ``reference``, shipped in the package.
+
+    Raises:
+        KeyError: no schema of the package has that ``$id`` or file name.
+    """
+    from importlib import resources
+
+    from agentic_evals.documents.schema_gen import SCHEMA_BASE
+
+    name = reference.removeprefix(SCHEMA_BASE)
+    folder = resources.files("agentic_evals") / "schemas"
+    if "/" in name or not name.endswith(".schema.json") or not (folder / name).is_file():
+        raise KeyError(reference)
+    return (folder / name).read_text(encoding="utf-8")

@@ -20,11 +20,12 @@ modules are re-exported here.
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from agentic_evals.commands.entrypoints import (
     PYTHON_RUNNERS,
@@ -33,7 +34,6 @@ from agentic_evals.commands.entrypoints import (
     Verdict,
     file_verdict,
     runner_command,
-    skill_root,
 )
 from agentic_evals.commands.inline_code import node_code_effect, python_code_effect
 from agentic_evals.commands.programs import (
@@ -43,6 +43,7 @@ from agentic_evals.commands.programs import (
     shell_invocation,
 )
 from agentic_evals.commands.shell import MAX_NESTING, SHELLS, SimpleCommand, simple_commands
+from agentic_evals.contract.placeholders import resolve
 
 __all__ = [
     "MAX_NESTING",
@@ -61,7 +62,6 @@ __all__ = [
     "python_invocation",
     "shell_invocation",
     "simple_commands",
-    "skill_root",
 ]
 
 TRIVIAL_PROGRAMS = frozenset(
@@ -149,7 +149,8 @@ class CommandAnalysis:
     commands: tuple[SimpleCommand, ...]
     verdicts: tuple[Verdict, ...]
     stubs: tuple[str, ...]
-    """Arguments that are paths under a ``fixtures/`` directory."""
+    """Arguments that are paths under a ``fixtures/`` directory (or in a stub directory of
+    the context)."""
 
     @property
     def trivial(self) -> bool:
@@ -184,13 +185,15 @@ class CommandAnalysis:
 
 
 def analyze(argv: Sequence[str], ctx: CommandContext) -> CommandAnalysis:
-    """Read ``argv`` structurally in ``ctx``."""
-    commands = simple_commands(argv, ctx.env)
+    """Read ``argv`` structurally in ``ctx`` (its placeholders resolved as a trial sees them)."""
+    words = tuple(resolve(word, ctx.placeholders) for word in argv)
+    commands = simple_commands(words, ctx.env)
     verdicts = tuple(classify(cmd, ctx) for cmd in commands)
-    return CommandAnalysis(tuple(argv), tuple(commands), verdicts, tuple(_stub_words(commands)))
+    stubs = tuple(_stub_words(commands, ctx))
+    return CommandAnalysis(words, tuple(commands), verdicts, stubs)
 
 
-def _stub_words(commands: Sequence[SimpleCommand]) -> list[str]:
+def _stub_words(commands: Sequence[SimpleCommand], ctx: CommandContext) -> list[str]:
     found: list[str] = []
     for cmd in commands:
         if program_name(cmd.argv[0]) in MENTION_PROGRAMS:
@@ -200,4 +203,16 @@ def _stub_words(commands: Sequence[SimpleCommand]) -> list[str]:
             value = word.split("=", 1)[1] if "=" in word else word
             if "/" in value and "fixtures" in PurePosixPath(value).parts:
                 found.append(word)
+            elif "/" in value and _in_stub_dir(value, cmd, ctx):
+                found.append(word)
     return list(dict.fromkeys(found))
+
+
+def _in_stub_dir(value: str, cmd: SimpleCommand, ctx: CommandContext) -> bool:
+    """Whether the path ``value`` lies in one of the context's stub directories."""
+    if not ctx.stub_dirs or any(mark in value for mark in ("$", "`")):
+        return False
+    if cmd.cwd is None and not value.startswith("/"):
+        return False  # relative to a directory chosen at run time
+    where = Path(os.path.normpath(ctx.cwd / (cmd.cwd or ".") / value))
+    return any(where == stub or stub in where.parents for stub in ctx.stub_dirs)

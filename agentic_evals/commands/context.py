@@ -16,4 +16,5 @@ def case_context(fixture: Fixture, case: Case, fixture_dir: Path) -> CommandCont
         cwd=case.cwd,
         workspace=workspace.input if workspace else None,
         env=case.env,
+        skill_root=fixture.skill_root,
     )

@@ -16,6 +16,8 @@ from typing import Literal, NamedTuple
 
 from agentic_evals.commands.programs import program_name, python_invocation, shell_invocation
 from agentic_evals.commands.shell import SHELLS, SimpleCommand
+from agentic_evals.contract.layout import layout_for
+from agentic_evals.contract.placeholders import resolve
 
 Kind = Literal["trivial", "neutral", "entrypoint", "other"]
 
@@ -66,9 +68,14 @@ class CommandContext:
     cwd: Path
     """The case's working directory (absolute)."""
     skill_root: Path
-    """Root of the skill's tree (see :func:`skill_root`)."""
+    """Root of the skill's tree (see :mod:`agentic_evals.contract.layout`)."""
     env: Mapping[str, str] = field(default_factory=dict)
     """The case's ``env``: literal values a shell script may expand."""
+    placeholders: Mapping[str, str] = field(default_factory=dict)
+    """Values of the fixture's built-in placeholders, resolved in the command's words."""
+    stub_dirs: tuple[Path, ...] = ()
+    """Directories outside the skill tree whose files are stub inputs (the folder of a
+    fixture kept outside the skill)."""
 
     @classmethod
     def for_case(
@@ -78,15 +85,21 @@ class CommandContext:
         cwd: str | None = None,
         workspace: str | None = None,
         env: Mapping[str, str] | None = None,
+        skill_root: str | None = None,
     ) -> CommandContext:
-        """Context of a case declared in a fixture living in ``fixture_dir``."""
-        base = fixture_dir / workspace if workspace else fixture_dir
-        return cls(base / cwd if cwd else base, skill_root(fixture_dir), dict(env or {}))
+        """Context of a case declared in a fixture living in ``fixture_dir``.
 
-
-def skill_root(fixture_dir: Path) -> Path:
-    """The skill tree: the parent of a ``fixtures`` directory, else the directory itself."""
-    return fixture_dir.parent if fixture_dir.name == "fixtures" else fixture_dir
+        Placeholders are resolved as a trial would see them, the workspace
+        standing for its copy (whose content it is).
+        """
+        layout = layout_for(fixture_dir, skill_root)
+        copy = layout.path(workspace) if workspace else None
+        values = layout.bindings(copy)
+        base = copy or layout.base
+        where = Path(os.path.normpath(base / resolve(cwd, values))) if cwd else base
+        resolved = {key: resolve(value, values) for key, value in (env or {}).items()}
+        stubs = (layout.fixture_dir,) if layout.outside else ()
+        return cls(where, layout.skill_tree, resolved, values, stubs)
 
 
 def file_verdict(cmd: SimpleCommand, ctx: CommandContext) -> Verdict:

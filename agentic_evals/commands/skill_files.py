@@ -16,14 +16,13 @@ import hashlib
 from pathlib import Path
 
 from agentic_evals.commands.analysis import CommandAnalysis
-from agentic_evals.commands.entrypoints import skill_root
 
 
 class SkillFiles:
     """Hashes the entrypoint files of one run once, however many cases run them."""
 
-    def __init__(self, fixture_dir: Path) -> None:
-        self._root = skill_root(fixture_dir).resolve()
+    def __init__(self, skill_tree: Path) -> None:
+        self._root = skill_tree.resolve()
         self._hashes: dict[Path, str | None] = {}
 
     def of(self, analysis: CommandAnalysis) -> dict[str, str]:

@@ -1,7 +1,8 @@
-"""Read a fixture through the one document pipeline (SPEC section 1).
+"""Read a fixture through the one document pipeline.
 
-:func:`read_fixture` checks the contract alone: strict parse, schema, unknown
-keys, the semantic and claim rules, the model. It never raises for any input
+:func:`read_fixture` checks the contract alone: strict parse, expansion
+(defaults, parametrized cases, placeholders), schema, unknown keys, the
+semantic and claim rules, the model. It never raises for any input
 document: it returns a fixture or findings (see
 :mod:`agentic_evals.documents.pipeline`). The one exception is
 :class:`~agentic_evals.documents.pipeline.DriftError`, raised when the models
@@ -15,6 +16,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from agentic_evals.contract.expansion import expand_fixture
 from agentic_evals.contract.models import Fixture
 from agentic_evals.contract.rules import semantic_findings
 from agentic_evals.contract.schema import FIXTURE_DOCUMENT
@@ -42,6 +44,7 @@ FIXTURE: DocumentKind[Fixture] = DocumentKind(
     trusts_model=True,
     # Values of these keys are arbitrary JSON, where null is a value like any other.
     json_value_keys=frozenset({"equals"}),
+    expand=expand_fixture,
 )
 
 

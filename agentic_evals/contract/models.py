@@ -1,4 +1,4 @@
-"""Typed models of the fixture document (SPEC section 1).
+"""Typed models of the fixture document.
 
 These models are the source of truth: ``schemas/fixture.schema.json`` is
 generated from them (``scripts/gen_schemas.py``) and a test fails when the
@@ -11,7 +11,9 @@ from typing import Annotated, Literal
 from pydantic import Field, JsonValue
 
 from agentic_evals.contract.isolation import IsolationSettings
+from agentic_evals.contract.placeholders import PARAMETER_PATTERN
 from agentic_evals.contract.vocabulary import (
+    ArtifactComparison,
     CaseType,
     ClaimSemantics,
     Criticality,
@@ -26,16 +28,20 @@ NonEmptyStr = Annotated[str, Field(min_length=1)]
 
 
 class ArtifactRef(InputModel):
-    """Another artifact's JSON value to compare against."""
+    """Another artifact to compare against: a JSON value in it, or its whole content."""
 
     path: NonEmptyStr
-    """Artifact path, relative to the fixture directory or the workspace."""
+    """Artifact path, relative to the artifact root (or starting with a built-in placeholder)."""
     json_pointer: str = ""
-    """RFC 6901 pointer into that artifact; empty means the whole document."""
+    """RFC 6901 pointer into that artifact (``compare: json`` only); empty means the whole
+    document."""
+    compare: ArtifactComparison = "json"
+    """``json``: the values at the two pointers are equal JSON; ``bytes``: the two files are
+    byte-identical; ``text``: their UTF-8 texts are equal once line endings are normalised."""
 
 
 class ArtifactCheck(InputModel):
-    """One check on a file the trial left behind (SPEC section 3.3)."""
+    """One check on a file the trial left behind."""
 
     path: NonEmptyStr | None = None
     """Artifact path, relative to the fixture directory or the workspace."""
@@ -56,7 +62,7 @@ class ArtifactCheck(InputModel):
     equals_artifact: ArtifactRef | None = None
     """The value at ``json_pointer`` equals the value in another artifact."""
     is_artifact: bool | None = None
-    """``true``: the pointer exists in the artifact."""
+    """``true``: the pointer resolves in the artifact; ``false``: it must not resolve."""
     content_regex: str | None = None
     """A regular expression that must match somewhere in the content."""
     content_excludes: str | None = None
@@ -64,7 +70,7 @@ class ArtifactCheck(InputModel):
 
 
 class WorkspaceChanges(InputModel):
-    """Assertions on what a trial changed in its workspace (SPEC section 3.4).
+    """Assertions on what a trial changed in its workspace.
 
     Patterns are globs on the path relative to the workspace, in POSIX form
     (``fnmatch`` per segment, ``**`` spans directories). Every pattern must
@@ -94,10 +100,16 @@ class Expected(InputModel):
     """Strings that must not occur in stdout."""
     stderr_excludes: list[str] = Field(default_factory=list)
     """Strings that must not occur in stderr."""
+    stdout_regex: list[str] = Field(default_factory=list)
+    """Regular expressions (RE2 syntax, searched in linear time) that must each match in
+    stdout; a match of at most 1 MiB is found anywhere in the stream, past the capture cap
+    too."""
+    stderr_regex: list[str] = Field(default_factory=list)
+    """Regular expressions (RE2 syntax) that must each match in stderr, as ``stdout_regex``."""
     artifacts: list[ArtifactCheck] = Field(default_factory=list)
     """Checks on files the trial left behind."""
     workspace_changes: WorkspaceChanges | None = None
-    """Assertions on workspace changes (SPEC section 3.4)."""
+    """Assertions on workspace changes."""
 
 
 class Workspace(InputModel):
@@ -108,7 +120,7 @@ class Workspace(InputModel):
 
 
 class Qualification(InputModel):
-    """Qualification tier a case must reach (SPEC section 6)."""
+    """Qualification tier a case must reach."""
 
     required_up_to: QualificationTier = "not_required"
     """The highest tier this case must pass at."""
@@ -117,7 +129,7 @@ class Qualification(InputModel):
 
 
 class ThreatAssumption(InputModel):
-    """The threat an adversarial case models (SPEC section 6)."""
+    """The threat an adversarial case models."""
 
     model: NonEmptyStr
     """The threat model in words."""
@@ -127,17 +139,9 @@ class ThreatAssumption(InputModel):
     """What the adversary wants to achieve."""
 
 
-class Case(IsolationSettings):
-    """One command case, run for several trials (isolation settings override the fixture's)."""
+class CaseDefaults(InputModel):
+    """The fields a case may leave to the fixture's ``defaults``; each case's own value wins."""
 
-    name: NonEmptyStr
-    """Unique name of the case within the fixture."""
-    type: CaseType
-    """``positive``, ``negative`` or ``adversarial``."""
-    command: Annotated[list[str], Field(min_length=1)]
-    """The argv, run without a shell."""
-    expected: Expected
-    """Oracles; ``exit_code`` is required."""
     required: bool = True
     """``false`` opts the case out of readiness."""
     real_world: bool = False
@@ -157,23 +161,51 @@ class Case(IsolationSettings):
     timeout_seconds: Annotated[float, Field(gt=0)] | None = None
     """Per-trial timeout; default from ``--timeout-seconds``."""
     env: dict[str, str] = Field(default_factory=dict)
-    """Variables added to the trial environment."""
+    """Variables added to the trial environment (a default's variables are merged with the
+    case's, the case's value winning)."""
     cwd: NonEmptyStr | None = None
-    """Working directory relative to the fixture directory (or the workspace)."""
+    """Working directory, relative to the skill root when the fixture declares one, else to
+    the fixture directory (or to the workspace copy)."""
     must_exercise: list[NonEmptyStr] = Field(default_factory=list)
-    """Downstream contracts the case must really run (SPEC section 3.5)."""
+    """Downstream contracts the case must really run (traced)."""
     blocked_when_stdout_contains: list[str] = Field(default_factory=list)
     """Markers (in stdout or stderr) that make a trial BLOCKED."""
     infra_blocked_when: list[str] = Field(default_factory=list)
     """Markers that make a failing trial INFRA_BLOCKED."""
     qualification: Qualification | None = None
-    """Qualification tier (SPEC section 6)."""
+    """The qualification tier the case must reach."""
     threat_assumption: ThreatAssumption | None = None
-    """Threat model of an adversarial case (SPEC section 6)."""
+    """Threat model of an adversarial case."""
     representation: NonEmptyStr | None = None
     """The representation of a value-bearing claim this case covers."""
     workspace: Workspace | None = None
     """Per-case isolation, overriding the fixture's."""
+
+
+ParameterName = Annotated[str, Field(pattern=PARAMETER_PATTERN)]
+Parametrize = Annotated[
+    dict[ParameterName, Annotated[list[NonEmptyStr], Field(min_length=1)]],
+    # The models refuse a key the pattern does not match; so does the schema.
+    Field(min_length=1, json_schema_extra={"additionalProperties": False}),
+]
+"""Variables of a parametrized case and their values: one case per combination."""
+
+
+class Case(CaseDefaults, IsolationSettings):
+    """One command case, run for several trials (isolation settings override the fixture's)."""
+
+    name: NonEmptyStr
+    """Unique name of the case within the fixture (an expanded case adds its values:
+    ``name[value]``, ``name[v1,v2]``)."""
+    type: CaseType
+    """``positive``, ``negative`` or ``adversarial``."""
+    command: Annotated[list[str], Field(min_length=1)]
+    """The argv, run without a shell."""
+    expected: Expected
+    """Oracles; ``exit_code`` is required."""
+    parametrize: Parametrize | None = None
+    """Expand the case into one case per combination of these variables' values (the cross
+    product); ``${VAR}`` is replaced wherever the built-in placeholders are."""
 
 
 class Exemption(InputModel):
@@ -203,7 +235,7 @@ class AdmittedEvidence(InputModel):
 
 
 class CapabilityClaim(InputModel):
-    """A capability the skill asserts (SPEC section 4)."""
+    """A capability the skill asserts."""
 
     id: NonEmptyStr
     """Unique claim id."""
@@ -228,7 +260,7 @@ class CapabilityClaim(InputModel):
 
 
 class Seam(InputModel):
-    """A place where regressions can enter (SPEC section 7)."""
+    """A place where regressions can enter."""
 
     seam_id: NonEmptyStr
     """Unique seam id."""
@@ -279,8 +311,14 @@ class Fixture(IsolationSettings):
     what_remains_unverified: str | None = None
     """Reported verbatim."""
     capability_claims: list[CapabilityClaim] = Field(default_factory=list)
-    """Declared capability claims (SPEC section 4)."""
+    """Declared capability claims."""
     seams: list[Seam] = Field(default_factory=list)
-    """Declared seams (SPEC section 7)."""
+    """Declared seams."""
     workspace: Workspace | None = None
-    """Isolation for every case (SPEC section 3.4)."""
+    """Isolation for every case: each trial runs in a fresh copy of ``input``."""
+    skill_root: NonEmptyStr | None = None
+    """The skill's tree, relative to the fixture's folder: entrypoints, stub locations, the
+    artifact root and the default cwd derive from it. Absent: the fixture's folder (its
+    parent when the folder is named ``fixtures``)."""
+    defaults: CaseDefaults | None = None
+    """Values merged into every case; a case's own value wins (``env`` merges by variable)."""

@@ -58,3 +58,5 @@ IsolationMode = Literal["auto", "overlay", "copy", "none"]
 """A trial's view of the skill tree (``docs/isolation.md``)."""
 NetworkMode = Literal["none", "host"]
 """A trial's network: a namespace with only loopback, or the host's."""
+ArtifactComparison = Literal["json", "bytes", "text"]
+"""How ``equals_artifact`` compares: JSON values at pointers, whole bytes, or normalised text."""

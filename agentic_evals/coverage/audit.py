@@ -12,6 +12,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from agentic_evals.contract.layout import evals_tree
 from agentic_evals.coverage.models import (
     VERDICTS,
     CoverageAudit,
@@ -53,8 +54,8 @@ def audit_summary(skills: Sequence[SkillCoverage]) -> CoverageAuditSummary:
     )
 
 
-def audit_coverage(root: Path) -> CoverageAudit:
-    """The seam coverage of every skill folder with fixtures under ``root``.
+def audit_coverage(root: Path, evals: Path | None = None) -> CoverageAudit:
+    """The seam coverage of every skill folder with fixtures under ``root`` (or in ``evals``).
 
     Raises:
         CoverageInputError: ``root`` is not a folder, or no subfolder has a fixture.
@@ -63,11 +64,12 @@ def audit_coverage(root: Path) -> CoverageAudit:
         raise CoverageInputError(f"{root}: not a folder")
     skills: list[SkillCoverage] = []
     skipped: list[str] = []
+    outside = evals_tree(root, evals)
     for folder in _subfolders(root):
-        if not fixture_files(folder):
+        if not fixture_files(folder, outside):
             skipped.append(folder.name)
             continue
-        report = show_coverage(folder)
+        report = show_coverage(folder, outside)
         skills.append(
             SkillCoverage(
                 skill=folder.name,

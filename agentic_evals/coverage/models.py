@@ -1,4 +1,4 @@
-"""Output documents of the seam coverage audit (SPEC section 7).
+"""Output documents of the seam coverage audit.
 
 ``coverage show SKILL_DIR`` writes a :class:`CoverageReport`
 (``agentic_evals.coverage.v1``); ``coverage audit ROOT`` writes a

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
+from agentic_evals.contract.layout import evals_tree
 from agentic_evals.coverage.analysis import coverage_gaps, seam_coverage, value_seam_gaps, verdict
 from agentic_evals.coverage.incidents import incidents_by_seam, read_registry
 from agentic_evals.coverage.models import (
@@ -80,16 +81,18 @@ def summarize(
     )
 
 
-def show_coverage(skill_dir: Path) -> CoverageReport:
-    """The seam coverage of the skill at ``skill_dir`` (README: coverage rules).
+def show_coverage(skill_dir: Path, evals: Path | None = None) -> CoverageReport:
+    """The seam coverage of the skill at ``skill_dir`` (docs/coverage.md).
+
+    Its fixtures are those of its ``fixtures/`` and of the evals tree
+    (``evals``, default ``evals/`` beside the skills' folder when present).
 
     Raises:
-        CoverageInputError: ``skill_dir`` is not a folder, or has no
-            ``fixtures/agentic_eval*`` file.
+        CoverageInputError: ``skill_dir`` is not a folder, or has no fixture.
     """
     if not skill_dir.is_dir():
         raise CoverageInputError(f"{skill_dir}: not a folder")
-    paths = fixture_files(skill_dir)
+    paths = fixture_files(skill_dir, evals_tree(skill_dir.parent, evals))
     if not paths:
         raise CoverageInputError(
             f"{skill_dir}: no fixture (fixtures/agentic_eval*.json|yaml|yml) to analyse"

@@ -26,7 +26,7 @@ from typing import NamedTuple
 from pydantic import ValidationError
 
 from agentic_evals import codes
-from agentic_evals.contract.layout import FIXTURES_DIR, is_fixture_name
+from agentic_evals.contract.layout import FIXTURES_DIR, is_fixture_name, outside_fixtures
 from agentic_evals.contract.load import LoadResult, read_fixture
 from agentic_evals.contract.models import Case, Fixture, Workspace
 from agentic_evals.coverage.declarations import Declarations, read_declarations
@@ -60,15 +60,20 @@ def is_primary(name: str) -> bool:
     return os.path.splitext(name)[0] == PRIMARY_STEM
 
 
-def fixture_files(skill_dir: Path) -> list[Path]:
-    """The skill's ``fixtures/agentic_eval*`` files: the primary first, then by name."""
+def fixture_files(skill_dir: Path, evals: Path | None = None) -> list[Path]:
+    """The skill's fixture files, its own and those of the evals tree.
+
+    Its own ``fixtures/agentic_eval*`` come first (the primary first, then by
+    name), then the evals tree's whose ``skill_root`` is the skill.
+    """
     folder = skill_dir / FIXTURES_DIR
     try:
         names = [entry.name for entry in os.scandir(folder) if entry.is_file()]
     except OSError:
-        return []
+        names = []
     chosen = sorted(name for name in names if is_fixture_name(name))
-    return [folder / name for name in sorted(chosen, key=lambda name: not is_primary(name))]
+    own = [folder / name for name in sorted(chosen, key=lambda name: not is_primary(name))]
+    return own + outside_fixtures(skill_dir, evals)
 
 
 def _rejection(loaded: LoadResult, file: str) -> Finding:
@@ -125,19 +130,20 @@ def _salvage(document: dict[str, object], file: str) -> Salvage:
         workspace = Workspace.model_validate(document.get("workspace"), strict=True)
     except ValidationError:
         workspace = None
-    skill = document.get("skill")
+    skill, root = document.get("skill"), document.get("skill_root")
     fixture = Fixture.model_construct(
         version=2,
         skill=skill if isinstance(skill, str) else "",
         cases=[case for case, _ in cases.values()],
         workspace=workspace,
+        skill_root=root if isinstance(root, str) and root else None,
     )
     return Salvage(fixture, [index for _, index in cases.values()], found)
 
 
 def read_for_coverage(path: Path, skill_dir: Path) -> FixtureRead:
     """Read one fixture file of the skill at ``skill_dir`` for coverage."""
-    file = path.relative_to(skill_dir).as_posix()
+    file = Path(os.path.relpath(os.path.abspath(path), os.path.abspath(skill_dir))).as_posix()
     loaded = read_fixture(path)
     document = loaded.document
     if not isinstance(document, dict):

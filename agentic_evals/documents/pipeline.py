@@ -14,6 +14,9 @@ Steps, for a :class:`DocumentKind`:
    parsed stops here;
 2. ``foreign``: a document that declares another format is one finding, and
    stops here (so that an audit can tell "not ours" from "ours and broken");
+   then ``expand``: the kinds checked in an expanded form (a fixture's
+   defaults and parametrized cases) are expanded, and every later step reads
+   the expanded document;
 3. the kind's JSON Schema: every error, in document order. A kind that
    ``trusts_model`` skips it when the strict models accept the document
    outright (the schema is generated from them, and a test holds the two to
@@ -25,6 +28,10 @@ Steps, for a :class:`DocumentKind`:
 6. the model, when no error was found so far; then the ``checks`` over the
    model (the load-time gates of a fixture, for instance);
 7. any error leaves the model out.
+
+Every finding is finally taken back to the document as written (its
+pointer, line and column those of the value it came from; see
+:mod:`~agentic_evals.documents.expansion`).
 """
 
 from __future__ import annotations
@@ -37,8 +44,10 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from agentic_evals.documents.expansion import Expanded, WrittenPositions
 from agentic_evals.documents.findings import Finding, FindingsView
 from agentic_evals.documents.positions import Position, locate, locate_all
+from agentic_evals.documents.schema_gen import SCHEMA_KEY
 from agentic_evals.documents.unknown_keys import unknown_key_findings
 from agentic_evals.documents.yaml_io import read_document
 
@@ -83,6 +92,8 @@ class DocumentKind(Generic[M]):
     rules_replace_schema: bool = False
     """A rule's finding replaces the schema's findings at or below its pointer: the rule
     says more precisely what is wrong there."""
+    expand: Callable[[object], Expanded] | None = None
+    """The expanded form the document is checked in (None: as written)."""
 
 
 @dataclass(frozen=True)
@@ -100,7 +111,9 @@ class Loaded(FindingsView, Generic[M]):
     source: bytes
     """The file's bytes (empty when unreadable)."""
     positions: Mapping[str, Position]
-    """Pointer to (line, column) of every value, for locating later findings."""
+    """Pointer to (line, column) of every value of the document as written."""
+    expansion: Expanded = field(default_factory=lambda: Expanded(None))
+    """How ``document`` maps back to the document as written."""
 
     @property
     def ok(self) -> bool:
@@ -108,8 +121,11 @@ class Loaded(FindingsView, Generic[M]):
         return self.model is not None and not self.errors
 
     def locate(self, finding: Finding) -> Finding:
-        """``finding`` with this document's file name, line and column."""
-        return locate(finding, self.path, self.positions)
+        """``finding`` (pointing into ``document``) about the file as written.
+
+        Its pointer becomes the written value's, with this file's name, line and column.
+        """
+        return locate(self.expansion.written(finding), self.path, self.positions)
 
 
 def validator(kind: DocumentKind[M]) -> Validator:
@@ -137,6 +153,13 @@ def _has_null(value: object, json_value_keys: frozenset[str]) -> bool:
     return False
 
 
+def without_schema_key(document: object) -> object:
+    """``document`` without its top-level ``$schema``, which no model holds (editors' key)."""
+    if isinstance(document, dict) and SCHEMA_KEY in document:
+        return {key: value for key, value in document.items() if key != SCHEMA_KEY}
+    return document
+
+
 def trusted(kind: DocumentKind[M], document: object) -> M | None:
     """The model, when the strict models accept ``document`` outright and may be trusted.
 
@@ -146,7 +169,7 @@ def trusted(kind: DocumentKind[M], document: object) -> M | None:
     if not kind.trusts_model or _has_null(document, kind.json_value_keys):
         return None
     try:
-        return kind.model.model_validate(document, strict=True)
+        return kind.model.model_validate(without_schema_key(document), strict=True)
     except ValidationError:
         return None
 
@@ -176,30 +199,38 @@ def load_document(path: Path, kind: DocumentKind[M], *, strict: bool = False) ->
     parsed = read_document(path)
     findings = list(parsed.findings)
     document = parsed.value
+    expansion = Expanded(document)
+    positions: Mapping[str, Position] = parsed.positions
 
     def result(model: M | None) -> Loaded[M]:
-        located = locate_all(findings, path, parsed.positions)
-        return Loaded(path, model, located, document, parsed.source, parsed.positions)
+        written = expansion.written_all(findings) + expansion.written_findings
+        located = locate_all(written, path, parsed.positions)
+        return Loaded(path, model, located, document, parsed.source, parsed.positions, expansion)
 
     foreign = kind.foreign(document) if kind.foreign and parsed.parsed else None
     if not parsed.parsed or foreign is not None:
         findings += [foreign] if foreign else []
         return result(None)
-    model = trusted(kind, document) if not findings else None
+    if kind.expand is not None:
+        expansion = kind.expand(document)
+        document = expansion.document
+        positions = WrittenPositions(expansion, parsed.positions)
+        findings += expansion.findings
+    model = trusted(kind, document) if not findings and not expansion.written_findings else None
     if model is None:
         from agentic_evals.documents.schema import schema_findings
 
-        findings += schema_findings(validator(kind), document, parsed.positions)
-    clean = not _errors(findings)
+        findings += schema_findings(validator(kind), document, positions)
+    clean = not _errors(findings) and not _errors(expansion.written_findings)
     if kind.unknown_keys:
-        findings += unknown_key_findings(document, kind.model, parsed.positions, strict=strict)
+        findings += unknown_key_findings(document, kind.model, positions, strict=strict)
     ruled = kind.rules(document, path)
     if kind.rules_replace_schema:
         findings = [item for item in findings if not _covered(item, ruled)]
     findings += ruled
     if clean and model is None:
         try:
-            model = kind.model.model_validate(document, strict=True)
+            model = kind.model.model_validate(without_schema_key(document), strict=True)
         except ValidationError as exc:
             raise DriftError(
                 f"{path}: the {kind.name} schema accepted a document the models reject "
@@ -207,4 +238,4 @@ def load_document(path: Path, kind: DocumentKind[M], *, strict: bool = False) ->
             ) from exc
     if clean and model is not None and kind.checks is not None:
         findings += kind.checks(model, path)
-    return result(None if _errors(findings) else model)
+    return result(None if _errors(findings) or _errors(expansion.written_findings) else model)

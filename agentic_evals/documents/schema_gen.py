@@ -20,6 +20,12 @@ from pydantic_core import core_schema
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 SCHEMA_BASE = "https://agentic-evals.dev/schemas/"
+SCHEMA_KEY = "$schema"
+"""The top-level key naming a document's JSON Schema (for editors); every input accepts it."""
+SCHEMA_KEY_SCHEMA: dict[str, Any] = {
+    "description": "The JSON Schema of this document, for editors (its $id, or a path).",
+    "type": "string",
+}
 
 
 class InputSchemaGenerator(GenerateJsonSchema):
@@ -141,6 +147,9 @@ class SchemaSpec(NamedTuple):
         else:
             body = self.model.model_json_schema(by_alias=True, mode="serialization")
         body = _with_descriptions(body, self.model)
+        if self.direction == "input":
+            # Editors find a document's schema by its `$schema` key: every input takes one.
+            body["properties"] = {SCHEMA_KEY: SCHEMA_KEY_SCHEMA, **body.get("properties", {})}
         return {**body, "$schema": DRAFT, "$id": SCHEMA_BASE + self.file, "title": self.title}
 
 

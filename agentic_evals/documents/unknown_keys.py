@@ -22,6 +22,7 @@ from pydantic.fields import FieldInfo
 from agentic_evals import codes
 from agentic_evals.documents.findings import Finding, Severity, finding
 from agentic_evals.documents.positions import Position, position_of
+from agentic_evals.documents.schema_gen import SCHEMA_KEY
 
 
 def unknown_key_findings(
@@ -39,6 +40,8 @@ def unknown_key_findings(
     severity: Severity = "error" if strict else "warning"
     found: list[Finding] = []
     for parts, key, known in _unknown_keys(document, model, []):
+        if not parts and key == SCHEMA_KEY:
+            continue  # the document's schema, for editors: every document takes it
         found.append(unknown_key(parts, key, known, positions, severity))
     return found
 

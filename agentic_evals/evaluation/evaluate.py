@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from agentic_evals import clock
-from agentic_evals.commands.analysis import skill_root
+from agentic_evals.contract.layout import fixture_layout
 from agentic_evals.contract.load import LoadResult
 from agentic_evals.contract.models import Case, Fixture
 from agentic_evals.contract.vocabulary import DEFAULT_RUN_TIER, QualificationTier
@@ -23,7 +23,7 @@ from agentic_evals.judge.report import build_report
 from agentic_evals.judge.shard import Shard, hide_shard_variables, select
 from agentic_evals.reports.model import Report
 from agentic_evals.runner.confinement import confined
-from agentic_evals.runner.environment import base_environment
+from agentic_evals.runner.environment import base_environment, private_environment
 from agentic_evals.runner.observe import RunObserver
 from agentic_evals.runner.plan import TrialSettings
 from agentic_evals.runner.process import enable_subreaper
@@ -113,17 +113,16 @@ def evaluate(loaded: LoadResult, options: RunOptions | None = None) -> Evaluatio
     selected = select_cases(fixture, focus, shard)
     environ = os.environ if options.environ is None else options.environ
     enable_subreaper()
-    fixture_dir = loaded.path.resolve().parent
-    boundary, run_id = skill_root(fixture_dir), clock.new_run_id()
+    layout = fixture_layout(loaded.path.resolve(), fixture.skill_root)
+    run_id = clock.new_run_id()
     started = clock.monotonic()
     runs = [CaseRun(index, case, _raw_case(loaded.document, index), []) for index, case in selected]
     resumed = None if options.resume is None else plan_resume(loaded, runs, options.resume)
-    with confined(fixture, fixture_dir, boundary, run_id, environ) as confinement:
+    with confined(fixture, layout.base, layout.skill_tree, run_id, environ) as confinement:
         settings = TrialSettings(
             run_id=run_id,
-            fixture_dir=fixture_dir,
-            boundary=boundary,
-            base_env=base_environment(hide_shard_variables(environ)),
+            layout=layout,
+            base_env=base_environment(hide_shard_variables(environ), private_environment()),
             default_timeout=options.timeout_seconds,
             grace_seconds=options.grace_seconds,
             stream_cap=options.stream_cap,

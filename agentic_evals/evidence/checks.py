@@ -34,6 +34,7 @@ from pathlib import PurePosixPath
 from typing import Final, NamedTuple
 
 from agentic_evals.contract.models import ArtifactCheck, Case
+from agentic_evals.oracles.regex import RegexError, compile_pattern
 
 GENERIC_MARKERS: Final = frozenset(
     {"traceback", "traceback (most recent call last)", "most recent call last"}
@@ -51,6 +52,7 @@ MIN_SPECIFIC_CHARS: Final = 4
 
 _TRIM = re.compile(r"^[\W_]+|[\W_]+$")
 _STREAM_LISTS: Final = ("stdout_contains", "stderr_contains", "stdout_excludes", "stderr_excludes")
+_STREAM_PATTERNS: Final = ("stdout_regex", "stderr_regex")
 
 
 class Check(NamedTuple):
@@ -76,6 +78,14 @@ def is_generic_marker(entry: str) -> bool:
     return len(core) < MIN_SPECIFIC_CHARS or core in GENERIC_MARKERS
 
 
+def can_fail_to_match(pattern: str) -> bool:
+    """Whether a stream pattern can fail: one that matches empty output matches any output."""
+    try:
+        return not compile_pattern(pattern).search(b"")
+    except RegexError:
+        return False  # refused at load time; it proves nothing
+
+
 def case_checks(case: Case) -> tuple[Check, ...]:
     """Every check of ``case``, in the order the case writes them."""
     expected = case.expected
@@ -84,6 +94,10 @@ def case_checks(case: Case) -> tuple[Check, ...]:
         for index, entry in enumerate(getattr(expected, name)):
             specific = name == "stdout_excludes" and bool(entry) and not is_generic_marker(entry)
             found.append(Check(name, f"/expected/{name}/{index}", bool(entry), specific))
+    for name in _STREAM_PATTERNS:
+        for index, pattern in enumerate(getattr(expected, name)):
+            can_fail = can_fail_to_match(pattern)
+            found.append(Check(name, f"/expected/{name}/{index}", can_fail, False))
     for index, _ in enumerate(expected.artifacts):
         found.append(Check("artifacts", f"/expected/artifacts/{index}", True, True))
     changes = expected.workspace_changes

@@ -14,14 +14,18 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from agentic_evals import codes
 from agentic_evals.contract.load import FIXTURE, LoadResult, fixture_dir
 from agentic_evals.contract.models import Fixture
 from agentic_evals.contract.vocabulary import GATE_EXEMPT_KINDS
-from agentic_evals.documents.findings import Finding
+from agentic_evals.documents.findings import Finding, finding
 from agentic_evals.documents.pipeline import load_document
 from agentic_evals.evidence.anti_slop import anti_slop_findings
 from agentic_evals.evidence.compliance import compliance_findings
 from agentic_evals.evidence.facts import evidence_table
+from agentic_evals.oracles.regex import pattern_problem
+
+_STREAM_PATTERNS = ("stdout_regex", "stderr_regex")
 
 
 def gate_findings(fixture: Fixture, directory: Path) -> list[Finding]:
@@ -40,7 +44,29 @@ def _gates(fixture: Fixture, path: Path) -> list[Finding]:
     return gate_findings(fixture, fixture_dir(path))
 
 
-GATED_FIXTURE = dataclasses.replace(FIXTURE, checks=_gates)
+def pattern_findings(document: object) -> list[Finding]:
+    """A finding at every stream pattern of ``document`` the bounded engine refuses."""
+    found: list[Finding] = []
+    cases = document.get("cases") if isinstance(document, dict) else None
+    for index, case in enumerate(cases if isinstance(cases, list) else []):
+        expected = case.get("expected") if isinstance(case, dict) else None
+        for key in _STREAM_PATTERNS:
+            patterns = expected.get(key) if isinstance(expected, dict) else None
+            for position, pattern in enumerate(patterns if isinstance(patterns, list) else []):
+                problem = pattern_problem(pattern) if isinstance(pattern, str) else None
+                if problem is not None:
+                    pointer = f"/cases/{index}/expected/{key}/{position}"
+                    found.append(finding(codes.SCHEMA_VALUE, pointer, f"{key}: {problem}"))
+    return found
+
+
+def _rules(document: object, path: Path) -> list[Finding]:
+    return FIXTURE.rules(document, path) + pattern_findings(document)
+
+
+SEARCHABLE_FIXTURE = dataclasses.replace(FIXTURE, rules=_rules)
+"""The contract, with every stream pattern compiled as the oracle will compile it."""
+GATED_FIXTURE = dataclasses.replace(SEARCHABLE_FIXTURE, checks=_gates)
 
 
 def load_fixture(path: Path, *, strict: bool = False, gates: bool = True) -> LoadResult:
@@ -57,4 +83,4 @@ def load_fixture(path: Path, *, strict: bool = False, gates: bool = True) -> Loa
     Raises:
         DriftError: the models rejected a document the schema accepted.
     """
-    return load_document(path, GATED_FIXTURE if gates else FIXTURE, strict=strict)
+    return load_document(path, GATED_FIXTURE if gates else SEARCHABLE_FIXTURE, strict=strict)

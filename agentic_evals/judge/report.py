@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from agentic_evals import __version__, clock, codes
 from agentic_evals.commands.skill_files import SkillFiles
+from agentic_evals.contract.layout import layout_for
 from agentic_evals.contract.models import Fixture
 from agentic_evals.contract.vocabulary import DEFAULT_RUN_TIER, QualificationTier
 from agentic_evals.evidence.facts import CaseEvidence, evidence_table
@@ -118,7 +119,7 @@ def build_report(
     assert fixture is not None and isinstance(loaded.document, dict)
     fixture_dir = loaded.path.resolve().parent
     table = evidence_table(fixture, fixture_dir)
-    files = SkillFiles(fixture_dir)
+    files = SkillFiles(layout_for(fixture_dir, fixture.skill_root).skill_tree)
     pairs = [
         (
             apply_system_test(

@@ -7,10 +7,13 @@ judged on its own:
 - ``absent: true`` / ``exists: false``: nothing may be there (``ARTIFACT_PRESENT``);
 - ``exists: true``: something (a file or a directory) must be there;
 - ``min_bytes``, ``sha256`` (``sha256:<hex>`` or bare hex, any case);
-- ``json_pointer`` with ``equals``, ``equals_artifact`` or ``is_artifact: true``;
+- ``json_pointer`` with ``equals``, ``equals_artifact`` or ``is_artifact``;
   a ``json_pointer`` with none of those means "the pointer must resolve",
-  exactly like ``is_artifact: true``; ``equals`` without a pointer compares the
-  whole document. Equality is JSON equality (``agentic_evals.oracles.jsonvalues``);
+  exactly like ``is_artifact: true`` (``is_artifact: false``: it must not);
+  ``equals`` without a pointer compares the whole document. Equality is JSON
+  equality (``agentic_evals.oracles.jsonvalues``); ``equals_artifact`` with
+  ``compare: bytes|text`` compares whole files instead (see
+  :mod:`~agentic_evals.oracles.artifact_values`);
 - ``content_regex`` (``re.search`` over the content decoded as UTF-8 with
   replacement) and ``content_excludes`` (a plain substring).
 
@@ -26,10 +29,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from agentic_evals import codes
 from agentic_evals.contract.models import ArtifactCheck, Expected
+from agentic_evals.oracles.artifact_values import (
+    ValueChecks,
+    read_failed,
+    wants_json,
+    whole_file,
+)
 from agentic_evals.oracles.base import (
     OracleContext,
     OracleResult,
@@ -37,18 +45,9 @@ from agentic_evals.oracles.base import (
     oracle_pointer,
     shorten,
 )
-from agentic_evals.oracles.files import (
-    ArtifactNotJsonError,
-    ArtifactReader,
-    ArtifactReadError,
-    ArtifactTooLargeError,
-)
-from agentic_evals.oracles.jsonvalues import PointerError, json_equal, render, resolve
+from agentic_evals.oracles.files import ArtifactReader, ArtifactReadError
 from agentic_evals.oracles.paths import Resolved, UnsafePathError, expand_glob, resolve_artifact
 from agentic_evals.reports.model import Problem
-
-_UNAVAILABLE = object()
-"""The ``equals_artifact`` value could not be obtained (already reported)."""
 
 
 def check(expected: Expected, outcome: ProcessOutcomeLike, ctx: OracleContext) -> OracleResult:
@@ -66,20 +65,12 @@ def _wants_absent(item: ArtifactCheck) -> bool:
     return item.absent is True or item.exists is False
 
 
-def _wants_json(item: ArtifactCheck) -> bool:
-    return (
-        item.json_pointer is not None
-        or "equals" in item.model_fields_set
-        or item.equals_artifact is not None
-        or item.is_artifact is True
-    )
-
-
 def _wants_content(item: ArtifactCheck) -> bool:
     return (
         item.min_bytes is not None
         or item.sha256 is not None
-        or _wants_json(item)
+        or wants_json(item)
+        or whole_file(item)
         or item.content_regex is not None
         or item.content_excludes is not None
     )
@@ -94,8 +85,10 @@ class _Checker:
     ctx: OracleContext
     reader: ArtifactReader
     result: OracleResult = field(default_factory=OracleResult)
-    _other: Any = None
-    _other_loaded: bool = False
+    values: ValueChecks = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.values = ValueChecks(self.item, self.ctx, self.reader, self._fail, self._record)
 
     def run(self) -> OracleResult:
         targets = self._targets()
@@ -165,16 +158,12 @@ class _Checker:
             self._fail(codes.ARTIFACT_MISSING, f"{key} is {what}; a file was expected")
             return
         self._check_size_and_hash(target)
-        if _wants_json(item):
-            self._check_json(target)
+        self.values.check(target)
         if item.content_regex is not None or item.content_excludes is not None:
             self._check_text(target)
 
-    def _read_failed(self, key: str, error: ArtifactReadError, at: str = "") -> None:
-        if isinstance(error, ArtifactTooLargeError):
-            self._fail(codes.ARTIFACT_TOO_LARGE, f"{key}: {error}", at)
-        else:
-            self._fail(codes.ARTIFACT_UNREADABLE, f"{key}: {error}", at)
+    def _read_failed(self, key: str, error: ArtifactReadError) -> None:
+        read_failed(self._fail, key, error)
 
     def _check_size_and_hash(self, target: Resolved) -> None:
         item, key = self.item, target.key
@@ -192,67 +181,6 @@ class _Checker:
             return
         if found != want:
             self._fail(codes.ARTIFACT_HASH, f"{key} has {found}, expected {want}")
-
-    def _value_at(self, target: Resolved, pointer: str, what: str, at: str = "") -> Any:
-        """Return the JSON value at ``pointer`` in ``target``, or report why not."""
-        try:
-            document = self.reader.document(target.real)
-        except ArtifactReadError as error:
-            self._read_failed(f"{what}{target.key}", error, at)
-            return _UNAVAILABLE
-        except ArtifactNotJsonError as error:
-            message = f"{what}{target.key} is not valid JSON: {shorten(str(error))}"
-            self._fail(codes.ARTIFACT_NOT_JSON, message, at)
-            return _UNAVAILABLE
-        try:
-            return resolve(document, pointer)
-        except PointerError as error:
-            message = f"{what}{target.key}: pointer {pointer!r} does not resolve ({error})"
-            self._fail(codes.ARTIFACT_POINTER, message, at)
-            return _UNAVAILABLE
-
-    def _check_json(self, target: Resolved) -> None:
-        item = self.item
-        pointer = item.json_pointer or ""
-        found = self._value_at(target, pointer, "")
-        if found is _UNAVAILABLE:
-            return
-        where = f"{target.key} at {pointer!r}"
-        if "equals" in item.model_fields_set and not json_equal(found, item.equals):
-            message = f"{where}: expected {render(item.equals)}, found {render(found)}"
-            self._fail(codes.ARTIFACT_MISMATCH, message)
-        if item.equals_artifact is not None:
-            other = self._other_value()
-            if other is not _UNAVAILABLE and not json_equal(found, other):
-                ref = item.equals_artifact
-                message = (
-                    f"{where}: expected {render(other)} (from {ref.path} at"
-                    f" {ref.json_pointer!r}), found {render(found)}"
-                )
-                self._fail(codes.ARTIFACT_MISMATCH, message)
-
-    def _other_value(self) -> Any:
-        """Return the ``equals_artifact`` value, resolved and read once per check."""
-        if not self._other_loaded:
-            self._other_loaded = True
-            self._other = self._load_other()
-        return self._other
-
-    def _load_other(self) -> Any:
-        ref = self.item.equals_artifact
-        assert ref is not None  # only called when the check has one
-        what, at = "equals_artifact ", "/equals_artifact"
-        try:
-            other = resolve_artifact(ref.path, self.ctx)
-        except UnsafePathError as error:
-            self._fail(codes.ARTIFACT_UNSAFE_PATH, f"{what}{error}", at)
-            return _UNAVAILABLE
-        kind = self.reader.entry(other.real).kind
-        if not self._record(other):
-            detail = "does not exist" if kind == "missing" else "is not a regular file"
-            self._fail(codes.ARTIFACT_MISSING, f"{what}{other.key} {detail}", at)
-            return _UNAVAILABLE
-        return self._value_at(other, ref.json_pointer, what, at)
 
     def _check_text(self, target: Resolved) -> None:
         item, key = self.item, target.key

@@ -11,7 +11,7 @@ Oracles always see the raw captured bytes, never report text: redaction
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Protocol
@@ -34,6 +34,8 @@ _GROUP_OF_KEY: dict[str, OracleGroup] = {
     "stderr_contains": "output",
     "stdout_excludes": "output",
     "stderr_excludes": "output",
+    "stdout_regex": "output",
+    "stderr_regex": "output",
     "artifacts": "readback",
     "workspace_changes": "readback",
 }
@@ -58,7 +60,18 @@ class StreamLike(Protocol):
         ...
 
     def contains(self, needle: bytes) -> bool:
-        """Return whether the kept raw bytes contain ``needle``."""
+        """Whether the stream contains ``needle``.
+
+        The whole stream when ``needle`` was watched as it flowed, else the kept bytes.
+        """
+        ...
+
+    def saw_all(self, needle: bytes) -> bool:
+        """Whether ``contains(needle)`` read every byte written, the dropped ones too."""
+        ...
+
+    def matches(self, pattern: str) -> bool:
+        """Whether the stream pattern ``pattern`` matched (see ``stdout_regex``)."""
         ...
 
     def excerpt(self, limit_chars: int = 10_000) -> str:
@@ -123,11 +136,15 @@ class OracleContext:
             as unsafe.
         workspace_changes: What the trial changed in its workspace copy; None
             when the case runs without a workspace.
+        roots: The directories of the built-in placeholders (``SKILL_ROOT``,
+            ``FIXTURE_DIR``, ``WORKSPACE``): a path starting with one is read
+            inside that directory, which is then its boundary.
     """
 
     artifact_root: Path
     boundary: Path
     workspace_changes: WorkspaceChangesReport | None = None
+    roots: Mapping[str, Path] = field(default_factory=dict)
 
 
 @dataclass

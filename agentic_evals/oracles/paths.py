@@ -14,9 +14,10 @@ import fnmatch
 import os
 import posixpath
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
+from agentic_evals.contract.placeholders import path_root
 from agentic_evals.oracles.base import OracleContext
 
 
@@ -38,14 +39,36 @@ class Resolved:
     real: Path
 
 
-def resolve_artifact(relative: str, ctx: OracleContext) -> Resolved:
-    """Resolve ``relative`` against the artifact root, refusing to leave the boundary.
+def _rooted(path: str, ctx: OracleContext) -> tuple[str, str, OracleContext]:
+    """The path to resolve, the prefix of its key, and where: its built-in's directory, if any."""
+    name, rest = path_root(path)
+    if name is None:
+        return path, "", ctx
+    root = ctx.roots.get(name)
+    if root is None:
+        raise UnsafePathError(f"{path!r}: ${{{name}}} names no directory in this trial")
+    return rest, "${" + name + "}/", replace(ctx, artifact_root=root, boundary=root)
+
+
+def resolve_artifact(path: str, ctx: OracleContext) -> Resolved:
+    """Resolve ``path`` against the artifact root, refusing to leave the boundary.
+
+    A path starting with a built-in placeholder (``${FIXTURE_DIR}/golden.json``)
+    is resolved in that placeholder's directory instead, which is then the
+    boundary; its key keeps the placeholder.
 
     Raises:
         UnsafePathError: The path is absolute, a ``..`` leaves the boundary, a
             symlink on the path points outside it, or the artifact root itself
             lies outside it.
     """
+    relative, prefix, ctx = _rooted(path, ctx)
+    found = _resolve(relative, ctx)
+    key = found.key if not prefix else (prefix + found.key).removesuffix("/.")
+    return Resolved(key=key, real=found.real)
+
+
+def _resolve(relative: str, ctx: OracleContext) -> Resolved:
     if "\0" in relative:
         raise UnsafePathError(f"{relative!r} contains a NUL byte")
     if PurePosixPath(relative).is_absolute() or PureWindowsPath(relative).anchor:
@@ -84,17 +107,20 @@ def expand_glob(pattern: str, ctx: OracleContext) -> list[Resolved | UnsafePathE
         UnsafePathError: The pattern is absolute, contains ``..``, or the
             artifact root lies outside the boundary.
     """
+    written = pattern
+    pattern, prefix, ctx = _rooted(pattern, ctx)
     if PurePosixPath(pattern).is_absolute() or PureWindowsPath(pattern).anchor:
-        raise UnsafePathError(f"glob {pattern!r} is absolute; globs must be relative")
+        raise UnsafePathError(f"glob {written!r} is absolute; globs must be relative")
     segments = [s for s in pattern.split("/") if s not in ("", ".")]
     if ".." in segments:
-        raise UnsafePathError(f"glob {pattern!r} contains '..'; globs match inside the root only")
-    root = resolve_artifact(".", ctx).real
+        raise UnsafePathError(f"glob {written!r} contains '..'; globs match inside the root only")
+    root = _resolve(".", ctx).real
     matches: list[Resolved | UnsafePathError] = []
     for relative in _walk(root, None if "**" in segments else len(segments)):
         if _match(segments, relative.split("/")):
             try:
-                matches.append(resolve_artifact(relative, ctx))
+                found = _resolve(relative, ctx)
+                matches.append(Resolved(prefix + found.key, found.real))
             except UnsafePathError as error:
                 matches.append(error)
     return matches

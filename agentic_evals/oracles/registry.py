@@ -25,6 +25,8 @@ ORACLES: Mapping[str, Oracle] = MappingProxyType(
         "stderr_contains": streams.contains_oracle("stderr"),
         "stdout_excludes": streams.excludes_oracle("stdout"),
         "stderr_excludes": streams.excludes_oracle("stderr"),
+        "stdout_regex": streams.regex_oracle("stdout"),
+        "stderr_regex": streams.regex_oracle("stderr"),
         "artifacts": artifacts.check,
         "workspace_changes": workspace.check,
     }

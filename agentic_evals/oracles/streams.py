@@ -1,7 +1,12 @@
-"""The stdout/stderr ``*_contains`` and ``*_excludes`` oracles.
+"""The stdout/stderr ``*_contains``, ``*_excludes`` and ``*_regex`` oracles.
 
-Needles are encoded as UTF-8 and matched on the raw captured bytes, so an
-oracle never depends on how undecodable output is rendered in the report.
+Needles are encoded as UTF-8 and matched on the raw bytes, so an oracle never
+depends on how undecodable output is rendered in the report. The runner
+watches every needle and pattern of a case as the stream flows
+(:mod:`agentic_evals.runner.matching`): they are judged on the whole stream,
+the bytes past the capture cap included, so an ``*_excludes`` no longer has
+to fail closed on a truncated stream. Only a needle that was not watched on a
+truncated stream (a stream captured without its case) still does.
 """
 
 from __future__ import annotations
@@ -78,7 +83,7 @@ def excludes_oracle(stream: StreamName) -> Oracle:
             if captured.contains(needle.encode("utf-8")):
                 message = f"{stream} contains forbidden {_quote(needle)}"
                 code = _FORBIDDEN[stream]
-            elif captured.truncated:
+            elif not captured.saw_all(needle.encode("utf-8")):
                 message = (
                     f"{stream} was truncated ({captured.kept_bytes} of {captured.total_bytes}"
                     f" bytes kept): cannot show it excludes {_quote(needle)}"
@@ -87,6 +92,28 @@ def excludes_oracle(stream: StreamName) -> Oracle:
             else:
                 continue
             result.problems.append(Problem(code=code, message=message, oracle=pointer))
+        return result
+
+    return check
+
+
+def regex_oracle(stream: StreamName) -> Oracle:
+    """Return the ``<stream>_regex`` oracle: each pattern must match (``STDOUT_REGEX``...)."""
+    key = f"{stream}_regex"
+
+    def check(expected: Expected, outcome: ProcessOutcomeLike, ctx: OracleContext) -> OracleResult:
+        del ctx  # uniform oracle signature
+        captured = _stream(outcome, stream)
+        result = OracleResult()
+        patterns = expected.stdout_regex if stream == "stdout" else expected.stderr_regex
+        for index, pattern in enumerate(patterns):
+            if captured.matches(pattern):
+                continue
+            message = f"{stream} does not match /{shorten(pattern)}/"
+            code = codes.STDOUT_REGEX if stream == "stdout" else codes.STDERR_REGEX
+            result.problems.append(
+                Problem(code=code, message=message, oracle=oracle_pointer(key, index))
+            )
         return result
 
     return check

@@ -186,13 +186,15 @@ def audit_registry(
     return rows, unmapped, summarize(rows, len(unmapped))
 
 
-def show_skill(skill_dir: Path, freshness_days: int = DEFAULT_FRESHNESS_DAYS) -> ShowOutcome:
-    """Load ``SKILL_DIR/fixtures/regressions.json`` and audit it.
+def show_skill(
+    skill_dir: Path, freshness_days: int = DEFAULT_FRESHNESS_DAYS, evals: Path | None = None
+) -> ShowOutcome:
+    """Load the skill's registry (its own, or the evals tree's) and audit it.
 
     Raises:
         RegressionsInputError: the folder or its registry is missing.
     """
-    path = registry_path(skill_dir)
+    path = registry_path(skill_dir, evals)
     loaded = load_registry(path)
     if loaded.model is None:
         return ShowOutcome(loaded, None)

@@ -18,7 +18,11 @@ from agentic_evals.redact import Redactor
 from agentic_evals.regressions.judge import ProofRun
 from agentic_evals.regressions.models import Regression
 from agentic_evals.runner.capture import CapturedStream
-from agentic_evals.runner.environment import base_environment, trial_environment
+from agentic_evals.runner.environment import (
+    base_environment,
+    private_environment,
+    trial_environment,
+)
 from agentic_evals.runner.process import run_process
 
 DEFAULT_PROOF_TIMEOUT = 120.0
@@ -49,7 +53,7 @@ def run_proof(
     if not argv:
         raise ValueError(f"{record.regression_id}: no proof command")
     env = trial_environment(
-        base_environment(environ),
+        base_environment(environ, private_environment()),
         {},
         run_id=run_id,
         case_name=f"regression:{record.regression_id}",

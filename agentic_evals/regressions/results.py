@@ -1,4 +1,4 @@
-"""What ``regressions show``, ``audit`` and ``verify`` write (SPEC section 8).
+"""What ``regressions show``, ``audit`` and ``verify`` write.
 
 Output documents: every key is known (``extra="forbid"``).
 """

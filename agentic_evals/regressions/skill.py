@@ -1,6 +1,9 @@
 """Where a skill's regression registry is, and the registry-like files that are not one.
 
-A skill folder keeps its registry at ``fixtures/regressions.json``. Other
+A skill folder keeps its registry at ``fixtures/regressions.json``, or, when
+its evals live outside it, the evals tree does at
+``<evals>/<skill>/regressions.json`` (its ``retained_fixture`` then names a
+fixture of that folder). Other
 ``fixtures/regressions*`` files (``regressions.local.json`` in the corpus)
 are other tools' documents: they are listed, never audited.
 """
@@ -10,7 +13,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from agentic_evals.contract.layout import FIXTURES_DIR
+from agentic_evals.contract.layout import FIXTURES_DIR, evals_tree
 from agentic_evals.documents.yaml_io import SUFFIXES
 
 REGISTRY = Path(FIXTURES_DIR) / "regressions.json"
@@ -21,16 +24,25 @@ class RegressionsInputError(Exception):
     """The folder or its registry is missing: invalid input (exit 2)."""
 
 
-def registry_path(skill_dir: Path) -> Path:
-    """The registry of ``skill_dir``.
+def find_registry(skill_dir: Path, evals: Path | None) -> Path | None:
+    """The registry of ``skill_dir``: its own, else the evals tree's (``evals`` is that tree)."""
+    own = skill_dir / REGISTRY
+    if own.is_file() or evals is None:
+        return own if own.is_file() else None
+    outside = evals / Path(os.path.abspath(skill_dir)).name / REGISTRY.name
+    return outside if outside.is_file() else None
+
+
+def registry_path(skill_dir: Path, evals: Path | None = None) -> Path:
+    """The registry of ``skill_dir`` (``evals``: the evals tree, default ``evals/`` beside).
 
     Raises:
         RegressionsInputError: ``skill_dir`` is not a folder, or it has no registry.
     """
     if not skill_dir.is_dir():
         raise RegressionsInputError(f"{skill_dir}: not a folder")
-    path = skill_dir / REGISTRY
-    if not path.is_file():
+    path = find_registry(skill_dir, evals_tree(Path(os.path.abspath(skill_dir)).parent, evals))
+    if path is None:
         seen = "".join(f"; {other}: {why_skipped(other)}" for other in other_registries(skill_dir))
         raise RegressionsInputError(f"{skill_dir}: no {REGISTRY}{seen}")
     return path

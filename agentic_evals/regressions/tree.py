@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from agentic_evals import clock
+from agentic_evals.contract.layout import evals_tree
 from agentic_evals.documents.findings import Finding
 from agentic_evals.regressions.audit import DEFAULT_FRESHNESS_DAYS, audit_registry
 from agentic_evals.regressions.load import is_foreign, load_registry
@@ -23,7 +24,7 @@ from agentic_evals.regressions.results import (
     SkippedRegistry,
 )
 from agentic_evals.regressions.skill import (
-    REGISTRY,
+    find_registry,
     other_registries,
     skill_folders,
     why_skipped,
@@ -32,8 +33,10 @@ from agentic_evals.regressions.skill import (
 _COUNTS = tuple(RegressionSummary.model_fields)
 
 
-def audit_tree(root: Path, freshness_days: int = DEFAULT_FRESHNESS_DAYS) -> RegressionsAudit:
-    """Audit the registry of every skill folder of ``root``.
+def audit_tree(
+    root: Path, freshness_days: int = DEFAULT_FRESHNESS_DAYS, evals: Path | None = None
+) -> RegressionsAudit:
+    """Audit the registry of every skill folder of ``root`` (its own, or the evals tree's).
 
     Raises:
         RegressionsInputError: ``root`` is not a folder.
@@ -41,10 +44,11 @@ def audit_tree(root: Path, freshness_days: int = DEFAULT_FRESHNESS_DAYS) -> Regr
     as_of = clock.today()
     skills: list[SkillRegressions] = []
     skipped: list[SkippedRegistry] = []
+    outside = evals_tree(root, evals)
     for folder in skill_folders(root):
         skipped += [_skipped(folder, other) for other in other_registries(folder)]
-        path = folder / REGISTRY
-        if not path.is_file():
+        path = find_registry(folder, outside)
+        if path is None:
             continue
         loaded = load_registry(path)
         if is_foreign(loaded):

@@ -56,6 +56,8 @@ class VerifyOptions:
     """The environment to start from (default: this process's)."""
     keep: bool = False
     """Keep each broken tree for inspection (its path is in the result)."""
+    evals: Path | None = None
+    """The evals tree (default: ``evals/`` beside the skills' folder, when present)."""
 
 
 class VerifyOutcome(NamedTuple):
@@ -189,7 +191,7 @@ def verify_skill(skill_dir: Path, options: VerifyOptions | None = None) -> Verif
         RegistryChangedError: with ``write``, the registry changed while proofs ran.
     """
     options = options or VerifyOptions()
-    path = registry_path(skill_dir)
+    path = registry_path(skill_dir, options.evals)
     loaded = load_registry(path)
     if loaded.model is None:
         return VerifyOutcome(loaded, None, None)

@@ -4,6 +4,8 @@ A trial may print gigabytes; the runner must not hold that in memory. A
 :class:`StreamSink` keeps the first ``stream_cap`` bytes (in memory up to
 ``spool_threshold``, then in an anonymous temporary file) and only counts the
 rest; :meth:`StreamSink.finish` turns it into a read-only :class:`CapturedStream`.
+A sink with a :class:`~agentic_evals.runner.matching.StreamWatch` also shows
+it every byte, kept or not, so that the stream oracles see the whole stream.
 :class:`~agentic_evals.runner.pump.PipePump` moves bytes from pipes into sinks.
 """
 
@@ -12,6 +14,9 @@ from __future__ import annotations
 import io
 import tempfile
 from typing import IO
+
+from agentic_evals.oracles.regex import compile_pattern
+from agentic_evals.runner.matching import StreamWatch
 
 DEFAULT_STREAM_CAP = 64 * 2**20
 DEFAULT_SPOOL_THRESHOLD = 2**20
@@ -34,6 +39,7 @@ class StreamSink:
         *,
         stream_cap: int = DEFAULT_STREAM_CAP,
         spool_threshold: int = DEFAULT_SPOOL_THRESHOLD,
+        watch: StreamWatch | None = None,
     ) -> None:
         if stream_cap < 0 or spool_threshold < 0:
             raise ValueError("stream_cap and spool_threshold must not be negative")
@@ -43,10 +49,13 @@ class StreamSink:
         self._on_disk = False
         self._total = 0
         self._kept = 0
+        self._watch = watch
 
     def write(self, chunk: bytes) -> None:
-        """Record ``chunk``; bytes past the cap are counted and dropped."""
+        """Record ``chunk``; bytes past the cap are counted (and watched) and dropped."""
         self._total += len(chunk)
+        if self._watch is not None:
+            self._watch.feed(chunk)
         room = self._cap - self._kept
         if room <= 0 or not chunk:
             return
@@ -58,7 +67,9 @@ class StreamSink:
 
     def finish(self) -> CapturedStream:
         """Return the captured content; the sink must not be written to afterwards."""
-        return CapturedStream(self._file, self._total, self._kept, self._on_disk)
+        if self._watch is not None:
+            self._watch.finish()
+        return CapturedStream(self._file, self._total, self._kept, self._on_disk, self._watch)
 
     def discard(self) -> None:
         """Release the buffer without producing a result (used on error paths)."""
@@ -81,8 +92,16 @@ class CapturedStream:
     several threads at once.
     """
 
-    def __init__(self, file: IO[bytes], total_bytes: int, kept_bytes: int, on_disk: bool) -> None:
+    def __init__(
+        self,
+        file: IO[bytes],
+        total_bytes: int,
+        kept_bytes: int,
+        on_disk: bool,
+        watch: StreamWatch | None = None,
+    ) -> None:
         self._file = file
+        self._watch = watch
         self.total_bytes = total_bytes
         """Everything the process wrote to the stream."""
         self.kept_bytes = kept_bytes
@@ -99,10 +118,31 @@ class CapturedStream:
         self._file.seek(offset)
         return self._file.read(size)
 
+    def saw_all(self, needle: bytes) -> bool:
+        """Whether :meth:`contains` judges ``needle`` on every byte written (it was watched)."""
+        return not self.truncated or (self._watch is not None and needle in self._watch.needles)
+
+    def matches(self, pattern: str) -> bool:
+        """Whether ``pattern`` matched: over the whole stream when watched, else the kept bytes."""
+        if self._watch is not None and pattern in self._watch.patterns:
+            return pattern in self._watch.matched
+        watch = StreamWatch(patterns=[compile_pattern(pattern)])
+        self._file.seek(0)
+        while data := self._file.read(SEARCH_CHUNK):
+            watch.feed(data)
+        watch.finish()
+        return bool(watch.matched)
+
     def contains(self, needle: bytes) -> bool:
-        """Return whether ``needle`` occurs in the kept bytes, reading in bounded chunks."""
+        """Whether ``needle`` occurs in the stream.
+
+        In the whole stream when it was watched, else in the kept bytes, read in
+        bounded chunks.
+        """
         if not needle:
             return True
+        if self._watch is not None and needle in self._watch.needles:
+            return needle in self._watch.found
         overlap = len(needle) - 1
         chunk = max(SEARCH_CHUNK, 2 * len(needle))
         carry = b""

@@ -1,4 +1,17 @@
-"""What a trial's process sees: environment and working directory (SPEC 3.1)."""
+"""What a trial's process sees: environment and working directory.
+
+Trials inherit the user's environment: an activated virtual environment
+(``VIRTUAL_ENV`` and its ``bin`` on ``PATH``), conda, ``PYTHONPATH``, all of
+it, so that a skill finds the dependencies its user installed. Only the
+tool's own private environment is taken out: the ``.venv`` that ``run.sh``
+bootstraps for agentic-evals (recognised by the stamp file ``run.sh`` leaves
+in it), that is its ``bin`` on ``PATH``, ``VIRTUAL_ENV`` and
+``VIRTUAL_ENV_PROMPT`` when they point there, and what ``run.sh`` changed for
+the tool's own start-up (``PYTHONPYCACHEPREFIX``, ``PYTHONDONTWRITEBYTECODE``,
+``PYTHONPATH``)
+put back as the user had it. Nothing else is added or loaded (no ``.env``
+files).
+"""
 
 from __future__ import annotations
 
@@ -6,48 +19,63 @@ import os
 import sys
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Final
 
-# Variables that would make a trial run inside agentic-evals' own virtual
-# environment instead of the one its skill expects.
-VENV_VARIABLES = frozenset(
-    {
-        "VIRTUAL_ENV",
-        "VIRTUAL_ENV_PROMPT",
-        "PYTHONHOME",
-        "PYTHONEXECUTABLE",
-        "__PYVENV_LAUNCHER__",
-        "CONDA_PREFIX",
-        "CONDA_DEFAULT_ENV",
-        "CONDA_PROMPT_MODIFIER",
-    }
-)
+PRIVATE_STAMP: Final = ".installed"
+"""The file ``run.sh`` writes into the environment it bootstraps."""
+SAVED_PREFIX: Final = "AGENTIC_EVALS_USER_"
+"""``run.sh`` keeps the user's value of a variable it changes as ``AGENTIC_EVALS_USER_<NAME>``."""
+CHANGED_BY_RUN_SH: Final = ("PYTHONPYCACHEPREFIX", "PYTHONDONTWRITEBYTECODE", "PYTHONPATH")
+"""The variables ``run.sh`` sets or unsets for the tool's own start-up."""
 
 RUN_ID_VAR = "AGENTIC_EVALS_RUN_ID"
 CASE_VAR = "AGENTIC_EVALS_CASE"
 TRIAL_VAR = "AGENTIC_EVALS_TRIAL"
 
 
-def _venv_bin_dirs(base: Mapping[str, str]) -> set[str]:
-    dirs = set()
-    if base.get("VIRTUAL_ENV"):
-        dirs.add(os.path.join(base["VIRTUAL_ENV"], "bin"))
-    if sys.prefix != sys.base_prefix:
-        dirs.add(os.path.join(sys.prefix, "bin"))
-    return {os.path.normpath(d) for d in dirs}
+def private_environment() -> Path | None:
+    """The tool's own bootstrapped virtual environment, when it runs in one; else None."""
+    if sys.prefix == sys.base_prefix:
+        return None
+    prefix = Path(sys.prefix)
+    return prefix if (prefix / PRIVATE_STAMP).is_file() else None
 
 
-def base_environment(base: Mapping[str, str] | None = None) -> dict[str, str]:
-    """Return the runner's environment minus virtual-environment variables.
+def _inside(path: str, root: Path) -> bool:
+    where = Path(os.path.normpath(os.path.abspath(path)))
+    return where == root or root in where.parents
 
-    The virtual environment's ``bin`` directory is also taken off ``PATH``.
-    Nothing else is added or loaded (no ``.env`` files).
+
+def base_environment(
+    base: Mapping[str, str] | None = None, private: Path | None = None
+) -> dict[str, str]:
+    """The environment every trial starts from: ``base`` (the runner's) without ``private``.
+
+    Args:
+        base: The runner's environment (default ``os.environ``).
+        private: The tool's own virtual environment (see :func:`private_environment`);
+            None takes nothing out but what ``run.sh`` saved and changed.
     """
-    source = dict(os.environ if base is None else base)
-    venv_bins = _venv_bin_dirs(source)
-    env = {k: v for k, v in source.items() if k not in VENV_VARIABLES}
+    env = dict(os.environ if base is None else base)
+    for name in CHANGED_BY_RUN_SH:
+        saved = env.pop(SAVED_PREFIX + name, None)
+        if saved == "" and name == "PYTHONPATH":
+            env.pop(name, None)  # run.sh saves an unset PYTHONPATH as empty
+        elif saved is not None:
+            env[name] = saved
+        elif private is not None and name in env and _inside(env[name], private):
+            del env[name]
+    if private is None:
+        return env
+    root = Path(os.path.normpath(os.path.abspath(private)))
+    if env.get("VIRTUAL_ENV") and _inside(env["VIRTUAL_ENV"], root):
+        env.pop("VIRTUAL_ENV")
+        env.pop("VIRTUAL_ENV_PROMPT", None)
     if "PATH" in env:
-        parts = [p for p in env["PATH"].split(os.pathsep) if os.path.normpath(p) not in venv_bins]
-        env["PATH"] = os.pathsep.join(parts)
+        kept = [
+            part for part in env["PATH"].split(os.pathsep) if not (part and _inside(part, root))
+        ]
+        env["PATH"] = os.pathsep.join(kept)
     return env
 
 

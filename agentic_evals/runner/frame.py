@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agentic_evals import codes
+from agentic_evals.contract.layout import FixtureLayout
 from agentic_evals.contract.models import Case
 from agentic_evals.reports.model import TrialIsolation
 from agentic_evals.runner.containment.trial import TrialContainment
@@ -75,7 +76,7 @@ def open_frame(plan: CasePlan, settings: TrialSettings) -> TrialFrame:
     """
     case = plan.case
     if plan.workspace is not None:
-        _check_workspace(plan.workspace, settings.boundary)
+        _check_workspace(plan.workspace, settings.layout)
     if settings.isolation is None:
         view = _bare_view(plan, settings)
     else:
@@ -90,17 +91,21 @@ def open_frame(plan: CasePlan, settings: TrialSettings) -> TrialFrame:
 
 def _bare_view(plan: CasePlan, settings: TrialSettings) -> TrialView:
     if plan.workspace is None:
-        return shared_view(settings.fixture_dir, settings.boundary, plan.case.cwd)
+        layout = settings.layout
+        return shared_view(layout.base, layout.skill_tree, plan.case.cwd)
     try:
         return CopyView(plan.workspace, plan.case.cwd)
     except WorkspaceUnavailableError as error:
         raise ViewUnavailableError(codes.WORKSPACE_UNAVAILABLE, str(error)) from error
 
 
-def _check_workspace(source: Path, boundary: Path) -> None:
+def _check_workspace(source: Path, layout: FixtureLayout) -> None:
+    """A workspace input lies in the skill's tree, or in the fixture's own folder."""
     real = Path(os.path.realpath(source))
-    if not real.is_relative_to(os.path.realpath(boundary)):
-        message = f"workspace input {str(source)!r} resolves outside {str(boundary)!r}"
+    allowed = (layout.skill_tree, layout.fixture_dir)
+    if not any(real.is_relative_to(os.path.realpath(root)) for root in allowed):
+        tree = str(layout.skill_tree)
+        message = f"workspace input {str(source)!r} resolves outside {tree!r}"
         raise ViewUnavailableError(codes.WORKSPACE_UNAVAILABLE, message)
 
 

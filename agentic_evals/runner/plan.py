@@ -5,13 +5,17 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from agentic_evals.contract.layout import FixtureLayout
 from agentic_evals.contract.models import Case, Workspace
+from agentic_evals.contract.placeholders import WORKSPACE, resolve
+from agentic_evals.oracles.regex import BoundedRegex, compile_pattern
 from agentic_evals.redact import Redactor
 from agentic_evals.runner.environment import trial_cwd
+from agentic_evals.runner.matching import StreamWatch
 
 if TYPE_CHECKING:
     from agentic_evals.runner.containment.run import RunContainment
@@ -23,8 +27,9 @@ class TrialSettings:
     """Everything a trial needs besides its case."""
 
     run_id: str
-    fixture_dir: Path
-    boundary: Path
+    layout: FixtureLayout
+    """The fixture's folder, the skill's tree (nothing outside it is read) and the base of
+    relative paths."""
     base_env: Mapping[str, str]
     default_timeout: float
     grace_seconds: float
@@ -56,6 +61,38 @@ class CasePlan:
     workspace: Path | None = None
     """The directory each trial copies and runs in (``cwd`` then applies inside the
     copy); None runs the trials in ``cwd`` itself."""
+    placeholders: Mapping[str, str] = field(default_factory=dict)
+    """Values of the built-in placeholders but ``${WORKSPACE}``, which each trial adds."""
+    patterns: tuple[tuple[BoundedRegex, ...], tuple[BoundedRegex, ...]] = ((), ())
+    """The case's ``stdout_regex`` and ``stderr_regex``, compiled once."""
+
+    def watches(self) -> tuple[StreamWatch, StreamWatch]:
+        """What a trial's stdout and stderr are watched for, as they flow (fresh per trial)."""
+        case, expected = self.case, self.case.expected
+        markers = [*case.blocked_when_stdout_contains, *case.infra_blocked_when]
+        out = [*expected.stdout_contains, *expected.stdout_excludes, *markers]
+        err = [*expected.stderr_contains, *expected.stderr_excludes, *markers]
+        return (
+            StreamWatch([text.encode() for text in out], self.patterns[0]),
+            StreamWatch([text.encode() for text in err], self.patterns[1]),
+        )
+
+    def trial_command(self, copy: Path | None) -> tuple[list[str], dict[str, str], Path]:
+        """The argv, environment and cwd of a trial (in the workspace ``copy``, if any).
+
+        Placeholders are resolved here, once per trial, in the case's words,
+        ``env`` values and ``cwd`` (never in the runner's own environment).
+        """
+        values = dict(self.placeholders)
+        if copy is not None:
+            values[WORKSPACE] = str(copy)
+        case = self.case
+        argv = [resolve(word, values) for word in case.command]
+        env = {**self.env, **{key: resolve(value, values) for key, value in case.env.items()}}
+        if copy is None:
+            return argv, env, self.cwd
+        cwd = trial_cwd(copy, resolve(case.cwd, values) if case.cwd else None)
+        return argv, env, cwd
 
 
 class CasePlanner:
@@ -74,20 +111,28 @@ class CasePlanner:
     def plan(self, case: Case, case_id: str) -> CasePlan:
         """Return the shared part of every trial of ``case``."""
         settings = self._settings
-        env = {**settings.base_env, **case.env}
-        cwd = trial_cwd(settings.fixture_dir, case.cwd)
+        layout = settings.layout
+        static = layout.bindings()
+        env = {**settings.base_env, **{key: resolve(v, static) for key, v in case.env.items()}}
+        cwd = layout.path(case.cwd) if case.cwd else layout.base
         chosen = case.workspace or settings.workspace
-        source = settings.fixture_dir / chosen.input if chosen else None
-        program = (case.command[0], env.get("PATH"))
+        source = layout.path(chosen.input) if chosen else None
+        program = (resolve(case.command[0], static), env.get("PATH"))
         if program not in self._programs:
-            self._programs[program] = find_program(case.command[0], env)
+            # A program named by ${WORKSPACE} exists only in each trial's copy.
+            found = None if "${" in program[0] else find_program(program[0], env)
+            self._programs[program] = found
         executable = self._programs[program]
         # The case's own variables are what differ, so they key the redactor.
         key = frozenset(case.env.items())
         redactor = self._redactors.get(key)
         if redactor is None:
             redactor = self._redactors[key] = Redactor(env)
-        return CasePlan(case, case_id, cwd, env, redactor, executable, source)
+        patterns = (
+            tuple(compile_pattern(p) for p in case.expected.stdout_regex),
+            tuple(compile_pattern(p) for p in case.expected.stderr_regex),
+        )
+        return CasePlan(case, case_id, cwd, env, redactor, executable, source, static, patterns)
 
 
 def find_program(program: str, env: Mapping[str, str]) -> str | None:

@@ -27,6 +27,7 @@ from agentic_evals.runner.capture import (
     CapturedStream,
     StreamSink,
 )
+from agentic_evals.runner.matching import StreamWatch
 from agentic_evals.runner.reaper import Identity, enable_subreaper, runner_children
 from agentic_evals.runner.supervisor import TrialSupervisor
 
@@ -88,6 +89,7 @@ def run_process(
     marker_env: Mapping[str, str] | None = None,
     on_started: Callable[[], None] | None = None,
     containment: TrialContainment | None = None,
+    watches: tuple[StreamWatch, StreamWatch] | None = None,
 ) -> ProcessResult:
     """Run one trial to completion and clean up everything it started.
 
@@ -115,6 +117,7 @@ def run_process(
         containment: The trial's cgroup, network namespace and limits: the
             leader is spawned inside them, and its processes are listed from
             its cgroup (:mod:`agentic_evals.runner.containment.trial`).
+        watches: What stdout and stderr are watched for as they flow (every byte).
 
     Returns:
         The result; a program that cannot start yields ``start_error``, not an exception.
@@ -126,9 +129,10 @@ def run_process(
     if not args:
         raise ValueError("argv must not be empty")
     subreaper = enable_subreaper()
+    out, err = watches or (None, None)
     sinks = (
-        StreamSink(stream_cap=stream_cap, spool_threshold=spool_threshold),
-        StreamSink(stream_cap=stream_cap, spool_threshold=spool_threshold),
+        StreamSink(stream_cap=stream_cap, spool_threshold=spool_threshold, watch=out),
+        StreamSink(stream_cap=stream_cap, spool_threshold=spool_threshold, watch=err),
     )
     # Taken before the spawn, so that nothing of this trial can be in it.
     if exclusive and subreaper and preexisting is None:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from agentic_evals import codes
 from agentic_evals.oracles.base import OracleContext
@@ -19,6 +20,7 @@ from agentic_evals.runner.cancel import Cancellation
 from agentic_evals.runner.capture import CapturedStream
 from agentic_evals.runner.environment import trial_environment
 from agentic_evals.runner.frame import TrialFrame, open_frame
+from agentic_evals.runner.hints import SEARCHED_BYTES, missing_dependency
 from agentic_evals.runner.isolation.pretrial import PreTrialState
 from agentic_evals.runner.isolation.run import ViewUnavailableError
 from agentic_evals.runner.plan import CasePlan, TrialSettings
@@ -115,13 +117,15 @@ class UnjudgedTrial:
     """Where its changes were kept (``--keep-workspaces``), once its view was released."""
     verdict: TrialReport | None = None
     """The verdict of a trial that could not run."""
+    command: tuple[list[str], Mapping[str, str]] = ([], {})
+    """The trial's own argv and environment (before any tracer wrapped them)."""
 
     def judge(self) -> TrialReport:
         """Judge the trial; may be called again (after an interruption) until :meth:`close`."""
         if self.verdict is not None or self.result is None:
             assert self.verdict is not None
             return self.verdict
-        return _kept(_judge(self, self.result), self.kept)
+        return _kept(_with_hint(self, self.result, _judge(self, self.result)), self.kept)
 
     def close(self) -> None:
         """Release the captured output."""
@@ -166,7 +170,7 @@ def execute_trial(
     try:
         frame = open_frame(plan, settings)
     except ViewUnavailableError as error:
-        context = OracleContext(settings.fixture_dir, settings.boundary)
+        context = OracleContext(settings.layout.base, settings.layout.skill_tree)
         return UnjudgedTrial(plan, number, None, context, verdict=_unavailable(plan, number, error))
     try:
         trial = _execute(plan, number, settings, frame, None, preexisting, on_started)
@@ -186,16 +190,20 @@ def _execute(
 ) -> UnjudgedTrial:
     """Run the process in the trial's frame; record what it changed and exceeded."""
     case, view, contained = plan.case, frame.view, frame.containment
-    env = trial_environment(plan.env, {}, run_id=settings.run_id, case_name=case.name, trial=number)
+    # A case with a workspace runs in the view's own directory; the tree's view is the tree's
+    # own path, where the placeholders already point.
+    copy = view.context.artifact_root if plan.workspace is not None else None
+    case_argv, case_env, cwd = plan.trial_command(copy)
+    env = trial_environment(case_env, {}, run_id=settings.run_id, case_name=case.name, trial=number)
     with ExecTrace.start(
-        case.must_exercise, case.command, env, cwd=view.cwd, executable=plan.executable
+        case.must_exercise, case_argv, env, cwd=cwd, executable=plan.executable
     ) as trace:
         argv, executable = frame.argv(trace.argv, trace.env, trace.executable)
         if contained is not None:
             contained.tracer_name = trace.process_name
         result = run_process(
             argv,
-            cwd=view.cwd,
+            cwd=cwd,
             env=trace.env,
             timeout=case.timeout_seconds or settings.default_timeout,
             grace=settings.grace_seconds,
@@ -207,20 +215,48 @@ def _execute(
             marker_env=trace.marker_env,
             on_started=on_started,
             containment=contained,
+            watches=plan.watches(),
         )
         result, traced = trace.observe(result)
     try:
         exceeded: tuple[Problem, ...] = ()
         if result.start_error is None and contained is not None:
             exceeded = tuple(contained.exceeded(result.term_signal, result.exit_code))
-        base = view.context
-        context = OracleContext(base.artifact_root, base.boundary, view.changes())
+        base, roots = view.context, _roots(settings, copy)
+        context = OracleContext(base.artifact_root, base.boundary, view.changes(), roots)
     except BaseException:
         result.close()
         raise
     return UnjudgedTrial(
-        plan, number, result, context, traced, exceeded, frame.record, view.pre_trial
+        plan,
+        number,
+        result,
+        context,
+        traced,
+        exceeded,
+        frame.record,
+        view.pre_trial,
+        command=(case_argv, env),
     )
+
+
+def _roots(settings: TrialSettings, copy: Path | None) -> dict[str, Path]:
+    """The directories artifact paths starting with a built-in placeholder are read in."""
+    return {name: Path(value) for name, value in settings.layout.bindings(copy).items()}
+
+
+def _with_hint(trial: UnjudgedTrial, result: ProcessResult, report: TrialReport) -> TrialReport:
+    """A failed trial that missed a module or program says which, second among its problems."""
+    if report.outcome != "FAIL":
+        return report
+    argv, env = trial.command
+    hint = missing_dependency(argv, result.stderr.tail(SEARCHED_BYTES), result.start_error, env)
+    if hint is None:
+        return report
+    hint = hint.model_copy(update={"message": trial.plan.redactor.redact(hint.message)})
+    # Second: the first problem stays the one that decided the trial.
+    problems = [*report.problems[:1], hint, *report.problems[1:]]
+    return report.model_copy(update={"problems": problems})
 
 
 def _judge(trial: UnjudgedTrial, result: ProcessResult) -> TrialReport:

@@ -1,13 +1,16 @@
 """The recommended next step for one skill, from its posture and findings (pure).
 
 First match wins: broken front matter, then a fixture that does not load or
-pass the gates, then no posture at all, then a legacy fixture, then a
-scaffold never strengthened, then a missing ``composes: [agentic-evals]``.
+pass the gates, then no posture at all, then only prose, then a legacy
+fixture, then a scaffold never strengthened, then a missing
+``metadata.composes: agentic-evals``, then front matter the Agent Skills
+specification refuses. Advice about the front matter only ever spells keys
+the specification allows (``metadata.<key>``, string values).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Set
 from typing import NamedTuple
 
 from agentic_evals import codes
@@ -22,7 +25,7 @@ class Recommendation(NamedTuple):
 
 
 def recommend(
-    skill: str, posture: Posture, rules: Collection[str], has_entrypoint: bool
+    skill: str, posture: Posture, rules: Set[str], has_entrypoint: bool
 ) -> Recommendation:
     """Recommend the next step for ``skill``.
 
@@ -30,7 +33,7 @@ def recommend(
         skill: The skill's folder, as a path to show in commands.
         posture: Its eval posture.
         rules: The rules of its findings.
-        has_entrypoint: It has ``run.sh`` or ``sanity.sh``.
+        has_entrypoint: It has a program (a runtime surface).
     """
     if codes.EVAL_FRONT_MATTER in rules:
         return Recommendation(
@@ -46,7 +49,14 @@ def recommend(
         return Recommendation(
             "scaffold_fixture",
             f"write {what} first fixture: agentic-evals scaffold-fixture {skill} "
-            "(or declare eval_not_required: <reason> in the front matter)",
+            "(or declare metadata: {eval_not_required: <reason>} in the front matter)",
+        )
+    if posture == "prose_only":
+        return Recommendation(
+            "evaluate_prose_with_a_harness",
+            "the skill is only prose (no program): command cases cannot evaluate it; evaluate "
+            "it with an agent harness's task files (tasks/*.yaml naming skill: skills/<name>), "
+            "or declare metadata: {eval_not_required: <reason>} in the front matter",
         )
     if posture == "legacy_eval_fixture":
         return Recommendation(
@@ -61,6 +71,20 @@ def recommend(
         )
     if codes.EVAL_NOT_COMPOSED in rules:
         return Recommendation(
-            "compose_agentic_evals", "add agentic-evals to composes in the front matter"
+            "compose_agentic_evals",
+            "add agentic-evals to metadata.composes in the front matter "
+            "(metadata: {composes: agentic-evals}; a comma-separated string for several)",
+        )
+    if rules & SPECIFICATION_RULES:
+        return Recommendation(
+            "fix_front_matter",
+            "make the front matter what the Agent Skills specification allows (EVAL009 to "
+            "EVAL012): move other keys under metadata, as strings",
         )
     return Recommendation("none", "nothing to do")
+
+
+SPECIFICATION_RULES = frozenset(
+    {codes.EVAL_SPEC_KEY, codes.EVAL_SPEC_NAME, codes.EVAL_SPEC_DESCRIPTION, codes.EVAL_SPEC_FIELD}
+)
+"""The findings of the specification's front matter rules."""

@@ -2,9 +2,11 @@
 
 Eligible: posture ``missing``, or an ``eval_provider`` with no fixture of its
 own (postures from :func:`~agentic_evals.skills.audit.audit_skills`). Skipped,
-with the reason: skills that already have an agentic fixture, delegate to an
-eval skill, are exempt (``eval_not_required``), or have a legacy
-``fixtures/eval.json`` to migrate. ``force`` replaces an existing
+with the reason: skills that already have an agentic fixture (in
+``fixtures/`` or the evals tree), delegate to an eval skill, are evaluated by
+another harness's task files, are exempt (``eval_not_required``), are only
+prose (no command can evaluate them), or have a legacy ``fixtures/eval.json``
+to migrate. ``force`` replaces an existing
 ``fixtures/agentic_eval.json`` only when it is itself a scaffold: a
 hand-written fixture is never overwritten by the bulk tool (use
 ``scaffold-fixture --force`` on that one skill). Dry run unless ``write``.
@@ -24,6 +26,8 @@ _POSTURE_REASONS = {
     "delegates_to_eval_skill": "evaluated by an eval skill's fixture ({evidence})",
     "eval_not_required": "exempt: {evidence}",
     "legacy_eval_fixture": "has a legacy {evidence}: migrate it instead",
+    "task_harness": "evaluated by another harness's task files ({evidence})",
+    "prose_only": "only prose, no program: command cases cannot evaluate it",
 }
 
 

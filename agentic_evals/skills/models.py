@@ -20,7 +20,9 @@ Posture = Literal[
     "agentic_fixture",
     "legacy_eval_fixture",
     "delegates_to_eval_skill",
+    "task_harness",
     "eval_not_required",
+    "prose_only",
     "missing",
 ]
 POSTURES: tuple[Posture, ...] = get_args(Posture)
@@ -28,6 +30,7 @@ Action = Literal[
     "fix_front_matter",
     "fix_fixture",
     "scaffold_fixture",
+    "evaluate_prose_with_a_harness",
     "migrate_legacy_fixture",
     "strengthen_scaffold",
     "compose_agentic_evals",
@@ -52,9 +55,10 @@ class SkillAudit(OutputModel):
     ready: bool
     """No error-severity finding."""
     runtime_surface: list[str]
-    """Top-level entrypoints found (``run.sh``, ``sanity.sh``)."""
+    """Its programs (executables, ``*.py``, ``*.sh``, ``*.js``, ``*.ts``), ``scripts/`` first."""
     fixtures: list[str]
-    """Agentic eval fixtures of the skill (``fixtures/agentic_eval*.json|yaml|yml``)."""
+    """Agentic eval fixtures of the skill, relative to its folder: ``fixtures/agentic_eval*``,
+    then those of the evals tree whose ``skill_root`` is the skill."""
     eval_findings: list[Finding]
     """This skill's findings."""
 

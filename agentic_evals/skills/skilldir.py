@@ -1,20 +1,34 @@
 """What a skill tree holds: its skill folders, and the files of each that the audit reads.
 
-Two directory listings per skill (the folder and its ``fixtures/``), no file
-contents: reading is left to the checks that need it.
+For each skill: its programs (the runtime surface), its own fixtures
+(``fixtures/agentic_eval*``) and those of an evals tree kept outside it
+(``<evals>/<skill>/agentic_eval*`` whose ``skill_root`` is the skill), and a
+legacy ``fixtures/eval.json``. Directory listings only, bounded; reading is
+left to the checks that need it.
+
+A *program* is an executable file or a ``*.py``, ``*.sh``, ``*.js`` or ``*.ts``
+file anywhere in the skill but its ``fixtures/``, hidden folders and
+dependency or cache folders (``node_modules``, ``__pycache__``, ``venv``).
+They are listed ``scripts/`` first, then the top level, then the rest, each
+by path.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
-from agentic_evals.contract.layout import FIXTURES_DIR, is_fixture_name
+from agentic_evals.contract.layout import FIXTURES_DIR, is_fixture_name, outside_fixtures
 
 SKILL_MD = "SKILL.md"
-ENTRYPOINTS = ("run.sh", "sanity.sh")
-"""Top-level files that make a runtime surface (EVAL001)."""
+PROGRAM_SUFFIXES: Final = (".py", ".sh", ".js", ".ts")
+"""Files that are programs whatever their mode."""
+SCRIPTS_DIR: Final = "scripts"
+_SKIPPED_DIRS: Final = frozenset({FIXTURES_DIR, "node_modules", "__pycache__", "venv"})
+MAX_SCANNED: Final = 5000
+"""Directory entries looked at per skill, at most: a skill is not a whole repository."""
 LEGACY_FIXTURE = "eval.json"
 
 
@@ -26,9 +40,10 @@ class SkillFiles(NamedTuple):
     path: Path
     """The folder."""
     entrypoints: tuple[str, ...]
-    """``run.sh`` / ``sanity.sh`` present at the top level (any mode)."""
+    """Its programs (the runtime surface), relative to the folder, ``scripts/`` first."""
     fixtures: tuple[str, ...]
-    """Agentic fixtures, ``fixtures/agentic_eval*`` with a JSON or YAML suffix, sorted."""
+    """Agentic fixtures, relative to the folder: its own ``fixtures/agentic_eval*`` (sorted),
+    then those of the evals tree (``../../evals/<skill>/...``)."""
     legacy: str | None
     """``fixtures/eval.json`` when that file exists."""
 
@@ -55,13 +70,47 @@ def _files(folder: Path) -> list[str]:
         return []
 
 
-def scan_skill(folder: Path) -> SkillFiles:
-    """List what the audit needs from ``folder``; unreadable parts count as absent."""
-    top = set(_files(folder))
+def _is_program(entry: os.DirEntry[str]) -> bool:
+    if entry.name.endswith(PROGRAM_SUFFIXES):
+        return True
+    try:
+        return bool(entry.stat().st_mode & (stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH))
+    except OSError:
+        return False
+
+
+def programs(folder: Path) -> tuple[str, ...]:
+    """The programs of the skill ``folder`` (see the module docstring), at most a bounded walk."""
+    found: list[str] = []
+    pending, seen = [""], 0
+    while pending and seen < MAX_SCANNED:
+        rel = pending.pop()
+        try:
+            with os.scandir(folder / rel) as entries:
+                listed = sorted(entries, key=lambda entry: entry.name)
+        except OSError:
+            continue
+        for entry in listed[: MAX_SCANNED - seen]:
+            seen += 1
+            path = f"{rel}/{entry.name}" if rel else entry.name
+            if entry.is_dir(follow_symlinks=False):
+                if not entry.name.startswith(".") and entry.name not in _SKIPPED_DIRS:
+                    pending.append(path)
+            elif entry.is_file() and entry.name != SKILL_MD and _is_program(entry):
+                found.append(path)
+    return tuple(sorted(found, key=_program_order))
+
+
+def _program_order(path: str) -> tuple[int, str]:
+    if path.startswith(SCRIPTS_DIR + "/"):
+        return 0, path
+    return (1 if "/" not in path else 2), path
+
+
+def scan_skill(folder: Path, evals: Path | None = None) -> SkillFiles:
+    """What the audit needs from ``folder`` (and ``evals``); unreadable parts count as absent."""
     fixture_names = _files(folder / FIXTURES_DIR) if os.path.isdir(folder / FIXTURES_DIR) else []
-    fixtures = tuple(
-        f"{FIXTURES_DIR}/{name}" for name in sorted(fixture_names) if is_fixture_name(name)
-    )
+    own = [f"{FIXTURES_DIR}/{name}" for name in sorted(fixture_names) if is_fixture_name(name)]
+    kept = [os.path.relpath(path, folder) for path in outside_fixtures(folder, evals)]
     legacy = f"{FIXTURES_DIR}/{LEGACY_FIXTURE}" if LEGACY_FIXTURE in fixture_names else None
-    entrypoints = tuple(name for name in ENTRYPOINTS if name in top)
-    return SkillFiles(folder.name, folder, entrypoints, fixtures, legacy)
+    return SkillFiles(folder.name, folder, programs(folder), tuple(own + kept), legacy)

@@ -12,8 +12,8 @@ from agentic_evals.commands.analysis import (
     analyze,
     classify,
     simple_commands,
-    skill_root,
 )
+from agentic_evals.contract.layout import layout_for
 
 
 @pytest.fixture
@@ -39,8 +39,10 @@ def programs(argv: list[str]) -> list[tuple[str, ...]]:
 
 
 def test_skill_root(tmp_path: Path) -> None:
-    assert skill_root(tmp_path / "s" / "fixtures") == tmp_path / "s"
-    assert skill_root(tmp_path / "s" / "evals") == tmp_path / "s" / "evals"
+    assert layout_for(tmp_path / "s" / "fixtures", None).skill_tree == tmp_path / "s"
+    assert layout_for(tmp_path / "s" / "evals", None).skill_tree == tmp_path / "s" / "evals"
+    declared = layout_for(tmp_path / "evals" / "s", "../../skills/s")
+    assert declared.skill_tree == declared.base == tmp_path / "skills" / "s"
 
 
 @pytest.mark.parametrize(

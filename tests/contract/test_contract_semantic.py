@@ -156,6 +156,23 @@ def test_must_exercise_must_appear_in_the_command(
             ("AE-SCHEMA-VALUE", "/equals_artifact/json_pointer"),
         ),
         ({"path": "a", "content_regex": "(unclosed"}, ("AE-SCHEMA-VALUE", "/content_regex")),
+        (
+            {"path": "a", "json_pointer": "", "equals_artifact": {"path": "b", "compare": "bytes"}},
+            ("AE-SCHEMA-CONFLICT", "/json_pointer"),
+        ),
+        (
+            {"path": "a", "equals_artifact": {"path": "b", "compare": "text", "json_pointer": ""}},
+            ("AE-SCHEMA-CONFLICT", "/equals_artifact/json_pointer"),
+        ),
+        (
+            {"path": "a", "equals_artifact": {"path": "b", "compare": "json"}},
+            ("AE-SCHEMA-REQUIRED", ""),
+        ),
+        (
+            {"path": "a", "json_pointer": "", "equals_artifact": {"path": "b", "compare": "yaml"}},
+            ("AE-SCHEMA-VALUE", "/equals_artifact/compare"),
+        ),
+        ({"path": "a", "is_artifact": False}, ("AE-SCHEMA-REQUIRED", "")),
     ],
 )
 def test_artifact_check_rules(
@@ -176,6 +193,9 @@ def test_valid_artifact_checks_pass(write_fixture: WriteFixture, base_doc: dict[
         {"glob": "reports/**/*.json", "json_pointer": "/ok", "equals_artifact": {"path": "b.json"}},
         {"path": "gone.txt", "absent": True, "exists": False},
         {"path": "log.txt", "content_regex": "^ok$", "content_excludes": "Traceback"},
+        {"path": "copy.bin", "equals_artifact": {"path": "orig.bin", "compare": "bytes"}},
+        {"path": "out.txt", "equals_artifact": {"path": "${FIXTURE_DIR}/x", "compare": "text"}},
+        {"path": "out.json", "json_pointer": "/error", "is_artifact": False},
     ]
     assert found(write_fixture, artifact_doc(base_doc, *checks)) == set()
 

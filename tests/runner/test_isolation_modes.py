@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from isolation_helpers import case, fixture, needs_overlay, run
 
+from agentic_evals.contract.layout import FixtureLayout
 from agentic_evals.contract.models import Expected
 from agentic_evals.evidence.gates import load_fixture
 from agentic_evals.oracles.artifacts import check as artifact_check
@@ -190,8 +191,7 @@ def test_an_executed_trial_carries_its_pre_trial_state(tmp_path: Path) -> None:
     with confined(loaded.model, skill, skill, "carries", os.environ) as confinement:
         settings = TrialSettings(
             run_id="carries",
-            fixture_dir=skill,
-            boundary=skill,
+            layout=FixtureLayout(skill, skill, skill),
             base_env=dict(os.environ),
             default_timeout=30,
             grace_seconds=0.5,

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from agentic_evals.contract.layout import layout_for
 from agentic_evals.contract.models import Case
 from agentic_evals.redact import REDACTED
 from agentic_evals.runner import plan as trials
@@ -19,8 +20,7 @@ from agentic_evals.runner.plan import CasePlanner, TrialSettings
 def settings_for(folder: Path, path: str) -> TrialSettings:
     return TrialSettings(
         run_id=uuid.uuid4().hex,
-        fixture_dir=folder,
-        boundary=folder,
+        layout=layout_for(folder, None),
         base_env={"PATH": path, "HOME": str(folder)},
         default_timeout=30.0,
         grace_seconds=1.0,

@@ -20,6 +20,7 @@ from typing import Any
 import psutil
 import pytest
 
+from agentic_evals.contract.layout import layout_for
 from agentic_evals.contract.models import Case
 from agentic_evals.evaluation.evaluate import RunOptions, evaluate
 from agentic_evals.evidence.gates import load_fixture
@@ -84,8 +85,7 @@ def trial(
     )
     settings = TrialSettings(
         run_id=uuid.uuid4().hex,
-        fixture_dir=skill,
-        boundary=skill,
+        layout=layout_for(skill, None),
         base_env=dict(os.environ),
         default_timeout=LONG,
         grace_seconds=1.0,
@@ -242,9 +242,13 @@ def test_a_program_that_cannot_start_is_exec_failed_as_untraced(skill: Path) -> 
     garbage = skill / "not-a-program"
     garbage.write_text("this is no executable format\n")
     garbage.chmod(0o755)
-    for command in (["./not-a-program", TOOL], ["no-such-program-anywhere", TOOL]):
+    for command, found in (
+        (["./not-a-program", TOOL], ["EXEC_FAILED"]),
+        # A program not on PATH also says which PATH the trial had.
+        (["no-such-program-anywhere", TOOL], ["EXEC_FAILED", "MISSING_DEPENDENCY"]),
+    ):
         plain, traced = untraced_and_traced(skill, command)
-        assert codes(traced) == ["EXEC_FAILED"] == codes(plain)
+        assert codes(traced) == found == codes(plain)
         assert traced.problems == plain.problems
 
 

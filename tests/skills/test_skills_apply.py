@@ -51,7 +51,7 @@ def test_only_eligible_skills_get_a_scaffold(tmp_path: Path) -> None:
 
 def test_limit(tmp_path: Path) -> None:
     for name in ("a", "b", "c"):
-        make_skill(tmp_path, name)
+        make_skill(tmp_path, name, files={"run.sh": ""})
     receipt = apply_scaffolds(tmp_path, write=True, limit=2)
     assert receipt.created == ["a", "b"]
     assert reasons(receipt) == {"c": "--limit 2 reached"}

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from builders import COMPOSED, REPO, make_skill
+from builders import COMPOSED, DESCRIBED, REPO, make_skill
 from click.testing import CliRunner
 from skills_helpers import SOUND_FIXTURE, sound_fixture
 
@@ -30,17 +30,17 @@ def test_eval001_runtime_surface_without_posture_is_an_error(tmp_path: Path) -> 
     (finding,) = audit_one(tmp_path, "s").eval_findings
     assert (finding.code, finding.severity, finding.skill) == ("EVAL001", "error", "s")
     assert finding.message == (
-        "has a runtime surface (run.sh and sanity.sh) but no eval posture; it composes "
+        "has a runtime surface (run.sh, sanity.sh) but no eval posture; it composes "
         "agentic-evals, but no fixture there declares 'skill': 's'"
     )
 
 
 def test_eval002_agentic_evals_not_composed_is_a_warning(tmp_path: Path) -> None:
     files = {"run.sh": "", "fixtures/agentic_eval.json": sound_fixture("s")}
-    make_skill(tmp_path, "s", "composes: [memory]\n", files=files)
+    make_skill(tmp_path, "s", DESCRIBED + "metadata:\n  composes: memory\n", files=files)
     skill = audit_one(tmp_path, "s")
     (finding,) = skill.eval_findings
-    assert (finding.code, finding.severity, finding.line) == ("EVAL002", "warning", 3)
+    assert (finding.code, finding.severity, finding.line) == ("EVAL002", "warning", 4)
     assert skill.ready and skill.recommended_action == "compose_agentic_evals"
 
 
@@ -59,22 +59,23 @@ def test_eval003_broken_front_matter_is_a_finding_not_an_early_exit(tmp_path: Pa
 @pytest.mark.parametrize(
     ("front", "needle"),
     [
-        ("composes: agentic-evals\n", "'composes' must be a list of names, got a string"),
-        ("provides: 3\n", "'provides' must be a list of names"),
+        ("composes: {a: b}\n", "'composes' must name skills as a comma-separated string"),
+        ("metadata: {provides: 3}\n", "'metadata.provides' must name skills"),
         ("eval_not_required: true\n", "must give the reason as a non-empty string"),
+        ("metadata:\n  eval_not_required: ''\n", "'metadata.eval_not_required' must give the"),
         ("name: again\n", "duplicate key 'name'"),
     ],
 )
 def test_eval003_malformed_keys(tmp_path: Path, front: str, needle: str) -> None:
-    make_skill(tmp_path, "s", front)
+    make_skill(tmp_path, "s", DESCRIBED + front)
     skill = audit_one(tmp_path, "s")
     assert "EVAL003" in rules(skill)
     assert any(needle in f.message for f in skill.eval_findings), skill.eval_findings
-    assert skill.eval_posture == "missing" and not skill.ready
+    assert skill.eval_posture == "prose_only" and not skill.ready
 
 
 def test_eval004_fenced_front_matter_is_read(tmp_path: Path) -> None:
-    text = "````markdown\n---\nname: s\ncomposes: [agentic-evals]\n---\n# s\n````\n"
+    text = f"````markdown\n---\nname: s\n{COMPOSED}---\n# s\n````\n"
     make_skill(tmp_path, "s", skill_md=text)
     skill = audit_one(tmp_path, "s")
     assert rules(skill) == ["EVAL004"]  # composes was read: no EVAL002
@@ -132,7 +133,7 @@ def test_eval008_legacy_fixture(tmp_path: Path) -> None:
 
 def test_summary_counts_every_posture_rule_and_action(tmp_path: Path) -> None:
     make_skill(tmp_path, "a", files={"run.sh": ""})
-    make_skill(tmp_path, "b", "eval_not_required: a reason\n")
+    make_skill(tmp_path, "b", DESCRIBED + "metadata: {eval_not_required: a reason}\n")
     make_skill(
         tmp_path, "c", files={"run.sh": "", "fixtures/agentic_eval.json": sound_fixture("c")}
     )
@@ -144,7 +145,9 @@ def test_summary_counts_every_posture_rule_and_action(tmp_path: Path) -> None:
         "agentic_fixture": 1,
         "legacy_eval_fixture": 0,
         "delegates_to_eval_skill": 0,
+        "task_harness": 0,
         "eval_not_required": 1,
+        "prose_only": 0,
         "missing": 1,
     }
     assert summary.rules["EVAL001"] == 1 and sum(summary.rules.values()) == 1

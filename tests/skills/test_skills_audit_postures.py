@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from builders import COMPOSED, make_skill
+from builders import COMPOSED, DESCRIBED, make_skill
 from skills_helpers import sound_fixture
 
 from agentic_evals.skills.audit import audit_skills
@@ -105,12 +105,18 @@ def test_delegation_to_a_provider_the_skill_does_not_compose_does_not_count(
 
 
 def test_eval_not_required_with_a_reason(tmp_path: Path) -> None:
-    front = "eval_not_required: documentation only, nothing runs\n"
+    front = DESCRIBED + "metadata:\n  eval_not_required: documentation only, nothing runs\n"
     make_skill(tmp_path, "docs", front, files={"run.sh": ""})
     skill = audit_one(tmp_path, "docs")
     assert skill.eval_posture == "eval_not_required"
     assert skill.posture_evidence == "eval_not_required: documentation only, nothing runs"
     assert rules(skill) == [] and skill.ready and skill.recommended_action == "none"
+    # The old top-level spelling is still read, with a warning that the specification forbids it.
+    old = DESCRIBED + "eval_not_required: documentation only, nothing runs\n"
+    make_skill(tmp_path, "old", old, files={"run.sh": ""})
+    skill = audit_one(tmp_path, "old")
+    assert skill.eval_posture == "eval_not_required" and rules(skill) == ["EVAL009"]
+    assert "metadata: {eval_not_required: ...}" in skill.eval_findings[0].message
 
 
 def test_missing_posture(tmp_path: Path) -> None:
@@ -123,17 +129,19 @@ def test_missing_posture(tmp_path: Path) -> None:
     assert "entrypoint-backed" in skill.recommended_detail
 
 
-def test_missing_posture_without_a_runtime_surface_is_no_error(tmp_path: Path) -> None:
-    make_skill(tmp_path, "notes")
+def test_a_skill_of_prose_only_is_prose_only_not_missing(tmp_path: Path) -> None:
+    make_skill(tmp_path, "notes", files={"references/guide.md": "# guide\n"})
     skill = audit_one(tmp_path, "notes")
-    assert skill.eval_posture == "missing" and skill.ready and rules(skill) == []
-    assert skill.recommended_action == "scaffold_fixture"
-    assert "static contract" in skill.recommended_detail
+    assert skill.eval_posture == "prose_only" and skill.ready and rules(skill) == []
+    assert skill.recommended_action == "evaluate_prose_with_a_harness"
+    assert "command cases cannot evaluate it" in skill.recommended_detail
+    assert "scaffold" not in skill.recommended_detail
 
 
 def test_a_fixture_outranks_an_exemption_and_a_provider_outranks_all(tmp_path: Path) -> None:
     files = {"run.sh": "", "fixtures/agentic_eval.json": sound_fixture("both")}
-    make_skill(tmp_path, "both", COMPOSED + "eval_not_required: later\n", files=files)
+    front = COMPOSED + "  eval_not_required: later\n"
+    make_skill(tmp_path, "both", front, files=files)
     make_skill(tmp_path, "eval-skills", files=files)
     assert audit_one(tmp_path, "both").eval_posture == "agentic_fixture"
     assert audit_one(tmp_path, "eval-skills").eval_posture == "eval_provider"

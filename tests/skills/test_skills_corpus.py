@@ -32,17 +32,25 @@ def test_corpus_audit_pins_its_summary() -> None:
     audit = audit_skills(CORPUS)
     summary = audit.summary
     assert summary.skills == 86
-    assert (summary.ready, summary.not_ready, summary.errors, summary.warnings) == (1, 85, 85, 88)
-    assert summary.postures == {**ALL_ZERO_POSTURES, "missing": 86}
+    assert (summary.ready, summary.not_ready, summary.errors, summary.warnings) == (0, 86, 114, 178)
+    assert summary.postures == {**ALL_ZERO_POSTURES, "missing": 85, "prose_only": 1}
     assert {rule: n for rule, n in summary.rules.items() if n} == {
         "EVAL001": 85,
-        "EVAL002": 86,
+        "EVAL002": 85,  # not asked of the prose-only skill
         "EVAL004": 2,
+        "EVAL009": 86,  # a top-level key the specification forbids (85 have `triggers`)
+        "EVAL012": 34,  # 29 allowed-tools lists; metadata values that are no strings
     }
-    assert {action: n for action, n in summary.actions.items() if n} == {"scaffold_fixture": 86}
+    assert {action: n for action, n in summary.actions.items() if n} == {
+        "scaffold_fixture": 85,
+        "evaluate_prose_with_a_harness": 1,
+    }
     fenced = sorted(str(f.skill) for f in audit.findings if f.code == "EVAL004")
     assert fenced == ["consume-book", "consume-youtube"]
-    assert [s.skill for s in audit.skills if s.ready] == ["consume-music"]  # no entrypoint at all
+    (prose,) = [s for s in audit.skills if s.eval_posture == "prose_only"]
+    assert prose.skill == "consume-music" and prose.runtime_surface == []
+    triggers = [f for f in audit.findings if f.code == "EVAL009" and "'triggers'" in f.message]
+    assert len(triggers) == 85 and all(f.severity == "warning" for f in triggers)
 
 
 def test_cli_audit_of_the_corpus_exits_1(tmp_path: Path) -> None:
@@ -54,12 +62,15 @@ def test_cli_audit_of_the_corpus_exits_1(tmp_path: Path) -> None:
 
 def test_apply_scaffolds_write_then_nothing_left_to_create(tree: Path) -> None:
     dry = apply_scaffolds(tree)
-    assert len(dry.would_create) == 86 and dry.created == []
+    assert len(dry.would_create) == 85 and dry.created == []
     assert not list(tree.glob("*/fixtures/agentic_eval.json"))
     first = apply_scaffolds(tree, write=True)
-    assert len(first.created) == 86 and first.skipped == [] and first.failed == []
+    assert len(first.created) == 85 and first.failed == []
+    assert [(s.skill, s.reason) for s in first.skipped] == [
+        ("consume-music", "only prose, no program: command cases cannot evaluate it")
+    ]
     fixtures = sorted(tree.glob("*/fixtures/agentic_eval.json"))
-    assert len(fixtures) == 86
+    assert len(fixtures) == 85
     for path in fixtures:
         result = load_fixture(path, gates=True)
         assert result.ok, (path, [f.render() for f in result.findings])
@@ -70,10 +81,11 @@ def test_apply_scaffolds_write_then_nothing_left_to_create(tree: Path) -> None:
     second = apply_scaffolds(tree, write=True)
     assert second.created == [] and second.would_create == []
     assert len(second.skipped) == 86
-    assert all(s.reason.startswith("has an agentic fixture") for s in second.skipped)
+    assert sum(s.reason.startswith("has an agentic fixture") for s in second.skipped) == 85
     after = audit_skills(tree).summary
-    assert after.postures == {**ALL_ZERO_POSTURES, "agentic_fixture": 86}
-    assert (after.errors, after.rules["EVAL007"]) == (0, 86)
+    assert after.postures == {**ALL_ZERO_POSTURES, "agentic_fixture": 85, "prose_only": 1}
+    # What is left is the front matter the specification refuses (allowed-tools lists).
+    assert (after.errors, after.rules["EVAL012"], after.rules["EVAL007"]) == (29, 34, 85)
 
 
 def test_a_516_skill_tree_audits_every_skill(tree: Path, tmp_path: Path) -> None:
@@ -86,4 +98,4 @@ def test_a_516_skill_tree_audits_every_skill(tree: Path, tmp_path: Path) -> None
             if skill.is_dir():
                 shutil.copytree(skill, big / f"{skill.name}-{copy}", symlinks=True)
     audit = audit_skills(big)
-    assert audit.summary.skills == 516 and audit.summary.postures["agentic_fixture"] == 516
+    assert audit.summary.skills == 516 and audit.summary.postures["agentic_fixture"] == 510

@@ -15,6 +15,8 @@ from pathlib import Path
 from jsonpointer import JsonPointer, JsonPointerException
 
 from agentic_evals import codes
+from agentic_evals.contract.layout import FIXTURES_DIR
+from agentic_evals.contract.placeholders import FIXTURE_DIR, SKILL_ROOT, WORKSPACE, path_root
 from agentic_evals.contract.rules.claims import claim_findings
 from agentic_evals.contract.rules.isolation import isolation_findings
 from agentic_evals.documents.findings import Finding, finding
@@ -24,12 +26,14 @@ _COMPARISONS = ("equals", "equals_artifact", "is_artifact")
 
 
 def semantic_findings(document: object, fixture_dir: Path) -> list[Finding]:
-    """Check what the schema cannot say about a fixture document."""
+    """Check what the schema cannot say about a fixture document (in its expanded form)."""
     if not isinstance(document, dict):
         return []
-    # Depth of the fixture directory below the skill tree's root (SPEC 3.3 path safety).
-    depth = 1 if fixture_dir.name == "fixtures" else 0
-    found: list[Finding] = []
+    skill_root = document.get("skill_root")
+    # Depth of the base of relative paths below the skill tree's root: a fixture's folder
+    # named `fixtures` sits one below; a declared skill_root is the base itself.
+    depth = 1 if fixture_dir.name == FIXTURES_DIR and not isinstance(skill_root, str) else 0
+    found: list[Finding] = _skill_root(skill_root, fixture_dir)
     found += _duplicates(document, "cases", "name", "case name")
     found += _duplicates(document, "capability_claims", "id", "claim id")
     found += _duplicates(document, "seams", "seam_id", "seam id")
@@ -51,6 +55,22 @@ def semantic_findings(document: object, fixture_dir: Path) -> list[Finding]:
         for position, check in _entries(_dict(case.get("expected")), "artifacts"):
             found += _artifact(check, [*parts, "expected", "artifacts", position])
     return found
+
+
+def _skill_root(value: object, fixture_dir: Path) -> list[Finding]:
+    """``skill_root`` names a directory, relative to the fixture's folder."""
+    if not isinstance(value, str) or not value:
+        return []
+    if value.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:[\\/]", value):
+        why = "is absolute: write it relative to the fixture's folder"
+    elif "${" in value:
+        why = "takes no placeholder: it is relative to the fixture's folder"
+    elif not (fixture_dir / value).is_dir():
+        why = f"names no directory (from {fixture_dir})"
+    else:
+        return []
+    message = f"skill_root {value!r} {why}"
+    return [finding(codes.PATH_SKILL_ROOT, ["skill_root"], message)]
 
 
 def _dict(value: object) -> dict[str, object]:
@@ -161,8 +181,14 @@ def _artifact(check: dict[str, object], parts: Parts) -> list[Finding]:
         found.append(finding(codes.SCHEMA_CONFLICT, parts, "absent: true contradicts exists: true"))
     # Presence, not value: `equals: null` is a legitimate expectation.
     comparisons = [key for key in _COMPARISONS if key in check]
-    if comparisons and "json_pointer" not in check:
-        message = f"{comparisons[0]} needs json_pointer (where in the artifact to compare)"
+    reference = _dict(check.get("equals_artifact"))
+    whole = reference.get("compare") in ("bytes", "text")
+    if whole:
+        found += _whole_file(check, reference, parts)
+    # Only comparisons of JSON values need a pointer; compare: bytes|text reads whole files.
+    pointed = [key for key in comparisons if not (whole and key == "equals_artifact")]
+    if pointed and "json_pointer" not in check:
+        message = f"{pointed[0]} needs json_pointer (where in the artifact to compare)"
         found.append(finding(codes.SCHEMA_REQUIRED, parts, message))
     if len(comparisons) > 1:
         message = (
@@ -170,7 +196,6 @@ def _artifact(check: dict[str, object], parts: Parts) -> list[Finding]:
         )
         found.append(finding(codes.SCHEMA_CONFLICT, parts, message))
     found += _pointer_value(check.get("json_pointer"), [*parts, "json_pointer"])
-    reference = _dict(check.get("equals_artifact"))
     found += _pointer_value(
         reference.get("json_pointer"), [*parts, "equals_artifact", "json_pointer"]
     )
@@ -181,6 +206,19 @@ def _artifact(check: dict[str, object], parts: Parts) -> list[Finding]:
         except (re.error, OverflowError, RecursionError, ValueError) as exc:
             message = f"content_regex does not compile: {exc}"
             found.append(finding(codes.SCHEMA_VALUE, [*parts, "content_regex"], message))
+    return found
+
+
+def _whole_file(
+    check: dict[str, object], reference: dict[str, object], parts: Parts
+) -> list[Finding]:
+    """``compare: bytes|text`` compares whole files: no pointer on either side."""
+    how = reference.get("compare")
+    found: list[Finding] = []
+    for where, holder in ((parts, check), ([*parts, "equals_artifact"], reference)):
+        if "json_pointer" in holder:
+            message = f"compare: {how} compares whole files; json_pointer applies to compare: json"
+            found.append(finding(codes.SCHEMA_CONFLICT, [*where, "json_pointer"], message))
     return found
 
 
@@ -212,7 +250,19 @@ def _escape(path: object, depth: int) -> str | None:
     return None
 
 
+_PLACEHOLDER_ROOTS = {
+    SKILL_ROOT: "skill tree",
+    FIXTURE_DIR: "fixture's folder",
+    WORKSPACE: "workspace",
+}
+
+
 def _path_finding(path: object, parts: Parts, depth: int, root: str) -> list[Finding]:
+    if isinstance(path, str):
+        name, rest = path_root(path)
+        if name is not None:
+            # A path from a built-in stays inside the directory it names.
+            path, depth, root = rest, 0, _PLACEHOLDER_ROOTS[name]
     why = _escape(path, depth)
     if why is None:
         return []

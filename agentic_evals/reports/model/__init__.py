@@ -1,6 +1,6 @@
 """The result model every layer reads and writes: the run report, ``agentic_evals.report.v2``.
 
-``schemas/report.schema.json`` is generated from these models (SPEC section 10).
+``schemas/report.schema.json`` is generated from these models.
 """
 
 from agentic_evals.reports.model.claims import (

@@ -167,7 +167,7 @@ class CapabilityReadiness(OutputModel):
 
 
 class QualificationReport(OutputModel):
-    """Cases grouped by the highest qualification tier they passed at (SPEC section 6)."""
+    """Cases grouped by the highest qualification tier they passed at."""
 
     run_tier: QualificationTier
     """The tier of the environment the run happened in (``run --tier``)."""

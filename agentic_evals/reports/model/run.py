@@ -1,4 +1,4 @@
-"""The run report, version ``agentic_evals.report.v2`` (SPEC section 10).
+"""The run report, version ``agentic_evals.report.v2``.
 
 ``schemas/report.schema.json`` is generated from these models; a test pins
 the field set of this version and fails when the schema drifts.
@@ -233,7 +233,7 @@ class Report(OutputModel):
     case_readiness: Readiness
     """Readiness over required cases."""
     capability_readiness: CapabilityReadiness | None
-    """Readiness per capability claim (SPEC section 4); null when no claims are declared."""
+    """Readiness per capability claim; null when no claims are declared."""
     claims_coverage: dict[str, list[str]]
     """Claim id to the names of the cases that support it."""
     focused_cases: list[str] | None
@@ -241,7 +241,7 @@ class Report(OutputModel):
     interrupted: str | None = None
     """Signal name when the run was interrupted (unfinished cases NOT_TESTED)."""
     qualification: QualificationReport | None = None
-    """Cases by the highest qualification tier they passed at (SPEC section 6)."""
+    """Cases by the highest qualification tier they passed at."""
     shard: ShardInfo | None = None
     """The shard this run covered (``--shard K/N``); null for a full, focused or merged run."""
     isolation: IsolationSummary | None = None

@@ -147,7 +147,12 @@ class OverlayView(TrialView):
         run can tell an empty one left by a dead run.
         """
         boundary = place.context.boundary
-        lower = tree.lower / workspace.relative_to(boundary)
+        if workspace.is_relative_to(boundary):
+            lower = tree.lower / workspace.relative_to(boundary)
+        else:
+            # The input of a fixture kept outside the skill (its own folder) is no part of
+            # the tree's view: it is the lower layer itself (an overlay never writes there).
+            lower = workspace
         if not lower.is_dir():
             what = "does not exist" if not lower.exists() else "is not a directory"
             raise copy.WorkspaceUnavailableError(f"workspace input {str(workspace)!r} {what}")
