@@ -17,6 +17,12 @@ bootstrap() {
   if [[ -f "$STAMP" && "$(cat "$STAMP")" == "$want" ]]; then
     return
   fi
+  if [[ -L "$VENV" ]]; then
+    # A copy of a checkout (a regression proof's broken tree) borrows the original's
+    # venv: installing this copy into it would repoint the original at a throwaway tree.
+    echo "agentic-evals: $VENV is linked from another checkout and was not made for this pyproject.toml; not installing into it" >&2
+    exit 2
+  fi
   echo "agentic-evals: preparing $VENV (first use)" >&2
   python3 -m venv "$VENV"
   "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
@@ -25,11 +31,20 @@ bootstrap() {
 }
 
 bootstrap
-# Bytecode of the package and its imports is cached in the venv, never in the
-# checkout, even where PYTHONDONTWRITEBYTECODE is set: without a cache every
-# start compiles the package's sources again (about 60 ms).
-export PYTHONPYCACHEPREFIX="$VENV/pycache"
-unset PYTHONDONTWRITEBYTECODE
+if [[ -L "$VENV" ]]; then
+  # A borrowed venv's cache is the original's: bytecode of a throwaway copy stays out of it.
+  unset PYTHONPYCACHEPREFIX
+  export PYTHONDONTWRITEBYTECODE=1
+else
+  # Bytecode of the package and its imports is cached in the venv, never in the
+  # checkout, even where PYTHONDONTWRITEBYTECODE is set: without a cache every
+  # start compiles the package's sources again (about 60 ms).
+  export PYTHONPYCACHEPREFIX="$VENV/pycache"
+  unset PYTHONDONTWRITEBYTECODE
+fi
+# The sources beside this script run, also in a copy of the checkout whose venv
+# was installed from the original.
+export PYTHONPATH="$HERE${PYTHONPATH:+:$PYTHONPATH}"
 case "${1:-}" in
   test)
     shift

@@ -68,6 +68,43 @@ WORKSPACE_CHANGE_UNEXPECTED: Final = "WORKSPACE_CHANGE_UNEXPECTED"
 LIMIT_EXCEEDED: Final = "LIMIT_EXCEEDED"
 ISOLATION_UNAVAILABLE: Final = "ISOLATION_UNAVAILABLE"
 
+PROBLEM_CODES: Final = frozenset(
+    {
+        EXIT_CODE,
+        STDOUT_MISSING,
+        STDERR_MISSING,
+        STDOUT_FORBIDDEN,
+        STDERR_FORBIDDEN,
+        STREAM_TRUNCATED,
+        ARTIFACT_MISSING,
+        ARTIFACT_PRESENT,
+        ARTIFACT_TOO_SMALL,
+        ARTIFACT_HASH,
+        ARTIFACT_NOT_JSON,
+        ARTIFACT_POINTER,
+        ARTIFACT_MISMATCH,
+        ARTIFACT_REGEX,
+        ARTIFACT_EXCLUDED,
+        ARTIFACT_NO_MATCH,
+        ARTIFACT_UNSAFE_PATH,
+        TIMEOUT,
+        ORPHAN_PROCESS,
+        EXEC_FAILED,
+        BLOCKED_MARKER,
+        INFRA_BLOCKED,
+        NOT_EXERCISED,
+        TRACE_UNAVAILABLE,
+        INTERRUPTED,
+        MISSING_SYSTEM_TEST,
+        ARTIFACT_TOO_LARGE,
+        ARTIFACT_UNREADABLE,
+        WORKSPACE_UNAVAILABLE,
+        WORKSPACE_CHANGE_MISSING,
+        WORKSPACE_CHANGE_UNEXPECTED,
+    }
+)
+"""Every code a trial or case problem can carry (a regression's ``failure_code`` may name one)."""
+
 # Skill-tree audit rules (`audit-skills`, SPEC section 9).
 EVAL_NO_POSTURE: Final = "EVAL001"
 EVAL_NOT_COMPOSED: Final = "EVAL002"
@@ -152,6 +189,10 @@ NO_FAILING_ORACLE: Final = "NO_FAILING_ORACLE"
 REG_ALIAS: Final = "AE-REG-ALIAS"
 REG_RETIREMENT: Final = "AE-REG-RETIREMENT"
 REG_FOREIGN: Final = "AE-REG-FOREIGN"
+REG_GENERIC_CODE: Final = "AE-REG-GENERIC-CODE"
+REG_FAILURE_CODE: Final = "AE-REG-FAILURE-CODE"
+REG_PROOF_FORM: Final = "AE-REG-PROOF-FORM"
+REG_EXEMPTION: Final = "AE-REG-EXEMPTION"
 
 
 # Issues of one regression in `regressions show|audit` rows.
@@ -161,6 +202,19 @@ REG_STALE_LIVE_PROOF: Final = "STALE_LIVE_PROOF"
 REG_WEAK_PROOF: Final = "WEAK_PROOF"
 REG_RETIRED: Final = "RETIRED"
 REG_EXEMPT: Final = "EXEMPT"
+REG_EXEMPTION_EXPIRED: Final = "EXEMPTION_EXPIRED"
+REG_UNVERIFIED_LAST_PROVEN: Final = "UNVERIFIED_LAST_PROVEN"
+REG_PROOF_STALE: Final = "PROOF_STALE"
+
+# Why `regressions verify` (and `add`) did not verify a record.
+REG_PROOF_NOT_APPLICABLE: Final = "PROOF_NOT_APPLICABLE"
+REG_NO_PROOF: Final = "NO_PROOF"
+REG_GUARD_MISSING: Final = "GUARD_MISSING"
+REG_GUARD_NOT_CAUGHT: Final = "GUARD_NOT_CAUGHT"
+REG_GUARD_OTHER_FAILURE: Final = "GUARD_OTHER_FAILURE"
+REG_GUARD_FAILS_NOW: Final = "GUARD_FAILS_NOW"
+REG_PROOF_FAILED: Final = "PROOF_FAILED"
+REG_NOT_RUN: Final = "NOT_RUN"
 UNMAPPED_INCIDENT: Final = "UNMAPPED_INCIDENT"
 """An open incident that no regression maps (a finding of ``regressions show|audit``)."""
 
@@ -257,9 +311,28 @@ RULE_TEXTS: Final[dict[str, str]] = {
     REG_UNPROTECTED: "an ACTIVE regression's retained case must stay in a fixture that loads",
     REG_NEVER_PROVEN: "an ACTIVE regression needs a fail-before-fix proof with last_proven",
     REG_STALE_LIVE_PROOF: "a live-class guard must be proven within the freshness window",
-    REG_WEAK_PROOF: "a proof must name a failure_code or expected_markers",
+    REG_WEAK_PROOF: "a free-form proof_command is at most weak: give a patch, git_ref or "
+    "mutation proof that runs the guard",
     REG_RETIRED: "a RETIRED regression is listed, not audited",
-    REG_EXEMPT: "an EXEMPT regression is listed, not audited",
+    REG_EXEMPT: "an EXEMPT regression is listed, not audited, until its exemption expires",
+    REG_GENERIC_CODE: "a failure_code must name the guard's reason, not what any failure shows",
+    REG_FAILURE_CODE: "a structural proof needs a failure_code that is a problem code or an "
+    "oracle pointer",
+    REG_PROOF_FORM: "a proof takes one structural form, expects the guard to fail, changes "
+    "something and names a full commit",
+    REG_EXEMPTION: "an EXEMPT regression needs reason, owner and a readable expires",
+    REG_EXEMPTION_EXPIRED: "an expired exemption makes the regression ACTIVE again",
+    REG_UNVERIFIED_LAST_PROVEN: "last_proven must be backed by the verification record "
+    "regressions verify --write writes",
+    REG_PROOF_STALE: "a proof holds only for the proof and the retained case it verified",
+    REG_PROOF_NOT_APPLICABLE: "a structural proof must apply to the skill as it is",
+    REG_NO_PROOF: "an ACTIVE regression needs a fail-before-fix proof",
+    REG_GUARD_MISSING: "the retained case must be in a retained fixture that loads",
+    REG_GUARD_NOT_CAUGHT: "the guard must fail on the tree with the bug put back",
+    REG_GUARD_OTHER_FAILURE: "the guard must fail with the record's failure_code in every trial",
+    REG_GUARD_FAILS_NOW: "the guard must pass on the skill as it is",
+    REG_PROOF_FAILED: "a proof_command must fail showing its failure_code or markers",
+    REG_NOT_RUN: "an interrupted verification proves nothing",
     UNMAPPED_INCIDENT: "an open incident must be mapped by a regression",
 }
 """The rule of every code a finding or a trial problem can carry, in general words."""

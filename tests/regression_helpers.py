@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -69,3 +70,78 @@ def freeze_today(monkeypatch: pytest.MonkeyPatch, day: str) -> None:
     """Make :func:`agentic_evals.clock.today` return ``day``."""
     frozen = dt.date.fromisoformat(day)
     monkeypatch.setattr(clock, "today", lambda: frozen)
+
+
+TALLY = '#!/bin/bash\n# prints the total of its two arguments\necho "total: $(( $1 + $2 ))"\n'
+"""The skill's one script: what a structural proof puts a bug back into."""
+
+
+def tally_fixture(trials: int = 2, **case: Any) -> dict[str, Any]:
+    """A fixture whose case ``adds`` runs ``../tally.sh 2 3`` and expects ``total: 5``."""
+    guard: dict[str, Any] = {
+        "name": "adds",
+        "type": "negative",
+        "command": ["bash", "../tally.sh", "2", "3"],
+        "expected": {"exit_code": 0, "stdout_contains": ["total: 5"]},
+    }
+    return {"version": 2, "skill": "tally", "trials": trials, "cases": [guard | case]}
+
+
+def registry_editing_fixture() -> dict[str, Any]:
+    """:func:`tally_fixture` whose guard appends to ``regressions.json`` while it runs.
+
+    On the shared tree (``isolation: none``): a trial's private view would keep the edit to
+    itself, and the registry would not change.
+    """
+    script = "echo ' ' >> regressions.json; bash ../tally.sh 2 3"
+    return tally_fixture(command=["bash", "-c", script], isolation="none")
+
+
+def mutation(find: str = "$1 + $2", replace: str = "$1 - $2", **extra: Any) -> dict[str, Any]:
+    """A ``fail_before_fix`` that edits ``tally.sh``."""
+    return {"mutation": {"path": "tally.sh", "find": find, "replace": replace, **extra}}
+
+
+def structural(regression_id: str = "reg-1", **fields: Any) -> dict[str, Any]:
+    """A record whose guard is ``adds`` and whose proof (a mutation by default) is structural."""
+    base: dict[str, Any] = {
+        "regression_id": regression_id,
+        "retained_case": "adds",
+        "failure_code": "STDOUT_MISSING",
+        "fail_before_fix": mutation(),
+    }
+    base.update(fields)
+    return {key: value for key, value in base.items() if value is not None}
+
+
+def tally_skill(
+    root: Path,
+    *records: dict[str, Any],
+    name: str = "skill",
+    fixture: dict[str, Any] | None = None,
+    files: Mapping[str, object] | None = None,
+) -> Path:
+    """The skill ``root/name``: ``tally.sh``, its fixture and a registry of ``records``."""
+    folder = make_skill(
+        root,
+        name,
+        registry=registry(*records),
+        fixture=fixture if fixture is not None else tally_fixture(),
+        files={"tally.sh": TALLY, **(files or {})},
+    )
+    (folder / "tally.sh").chmod(0o755)
+    return folder
+
+
+def tree_state(folder: Path) -> dict[str, tuple[int, bytes | str]]:
+    """Every path under ``folder`` with its mode and content (a link's target): to show that
+    nothing in a checkout changed."""
+    state: dict[str, tuple[int, bytes | str]] = {}
+    for path in sorted(folder.rglob("*")):
+        info = path.lstat()
+        if path.is_symlink():
+            content: bytes | str = str(path.readlink())
+        else:
+            content = path.read_bytes() if path.is_file() else b""
+        state[str(path.relative_to(folder))] = (info.st_mode, content)
+    return state

@@ -28,6 +28,7 @@ def test_runner_selftest_and_samples_load_strictly() -> None:
         "samples/failing-required.json",
         "samples/timeout-orphan.json",
         "samples/slow.json",
+        "samples/proof-forms/fixtures/agentic_eval.json",
     ]:
         result = load_fixture(REPO / "fixtures" / name, strict=True)
         assert result.ok and not result.findings, (name, [f.render() for f in result.findings])

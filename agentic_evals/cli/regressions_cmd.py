@@ -1,4 +1,4 @@
-"""``agentic-evals regressions show|audit|verify``: regression guards that prove they can fail."""
+"""``agentic-evals regressions show|audit|verify|add``: guards that prove they catch their bug."""
 
 from __future__ import annotations
 
@@ -8,12 +8,10 @@ import click
 
 from agentic_evals.cli._exit import echo_findings, emit, finish, refuse, verdict_code
 from agentic_evals.cli._sarif import SarifSource, emit_document, format_option
+from agentic_evals.cli.regressions_add_cmd import OUTPUT, TIMEOUT, add
 from agentic_evals.exitcodes import ExitCode
 
 _PATH = click.Path(path_type=Path)
-_OUTPUT = click.option(
-    "-o", "--output", type=_PATH, help="Write the JSON document here ('-': stdout)."
-)
 _REPORT_ONLY = click.option(
     "--report-only", is_flag=True, help="Exit 0 whatever was found (2 still means invalid)."
 )
@@ -48,7 +46,7 @@ def regressions() -> None:
     ),
 )
 @click.argument("skill_dir", type=_PATH)
-@_OUTPUT
+@OUTPUT
 @_FRESHNESS
 @_REPORT_ONLY
 @format_option
@@ -97,7 +95,7 @@ def show(
     ),
 )
 @click.argument("root", type=_PATH)
-@_OUTPUT
+@OUTPUT
 @_FRESHNESS
 @_REPORT_ONLY
 @format_option
@@ -134,47 +132,50 @@ def audit(
 @regressions.command(
     "verify",
     epilog=(
-        "Example: agentic-evals regressions verify path/to/skill --guard --write\n\n"
-        "Exit codes: 0 every ACTIVE proof failed for its guard's reason (or --report-only), "
-        "1 some ACTIVE proof is unproven or weak, 2 no folder, no registry or an invalid one, "
-        "130/143 interrupted."
+        "Example: agentic-evals regressions verify .\n\n"
+        "(run in a skill folder, such as this project's root, whose own registry verifies); "
+        "then record it: agentic-evals regressions verify . --write\n\n"
+        "Exit codes: 0 every ACTIVE proof verified (or --report-only), 1 some ACTIVE proof is "
+        "unproven or weak, 2 no folder, no registry or an invalid one, 130/143 interrupted."
     ),
 )
 @click.argument("skill_dir", type=_PATH)
-@_OUTPUT
-@click.option("--guard", is_flag=True, help="Also run each retained case: it must PASS now.")
+@OUTPUT
 @click.option(
-    "--write", is_flag=True, help="Record today as last_proven of the verified regressions."
+    "--guard", is_flag=True, help="proof_command records: also run the retained case now."
 )
+@click.option(
+    "--write",
+    is_flag=True,
+    help="Record last_proven and the verification record of the verified regressions.",
+)
+@click.option("--keep", is_flag=True, help="Keep each broken tree and print where it is.")
 @_REPORT_ONLY
-@click.option(
-    "--timeout-seconds",
-    type=click.FloatRange(min=0, min_open=True),
-    default=120.0,
-    show_default=True,
-    help="Per-proof timeout; the process tree is killed when it expires.",
-)
+@TIMEOUT
 def verify(
     skill_dir: Path,
     output: Path | None,
     guard: bool,
     write: bool,
+    keep: bool,
     report_only: bool,
     timeout_seconds: float,
 ) -> None:
-    """Re-run every ACTIVE proof of SKILL_DIR: it must fail for the guard's reason.
+    """Prove that each ACTIVE regression's guard catches its bug: fail before, pass after.
 
-    A proof is verified when it exits non-zero and its output shows the
-    record's failure_code or every expected_markers entry; a record with
-    neither is weak. Proofs run without a shell (unless the argv starts one),
-    from fail_before_fix.cwd under SKILL_DIR, with timeouts and teardown.
+    A patch, git_ref or mutation proof puts the bug back in a private copy of
+    SKILL_DIR (your checkout is never modified) and runs the retained case
+    there, with its own oracles, trials and environment: it must FAIL showing
+    the record's failure_code in every trial. Then it runs on SKILL_DIR as it
+    is: it must PASS. A proof_command's output is its own word: it is at most
+    weak, never verified.
     """
     from agentic_evals.regressions.render import render_verify
     from agentic_evals.regressions.skill import RegressionsInputError
     from agentic_evals.regressions.verify import VerifyOptions, verify_skill
     from agentic_evals.regressions.write import RegistryChangedError
 
-    options = VerifyOptions(timeout_seconds=timeout_seconds, guard=guard, write=write)
+    options = VerifyOptions(timeout_seconds=timeout_seconds, guard=guard, write=write, keep=keep)
     try:
         outcome = verify_skill(skill_dir, options)
     except (RegressionsInputError, RegistryChangedError) as error:
@@ -191,3 +192,6 @@ def verify(
             not_ready=bool(document.unproven or document.weak), report_only=report_only
         )
     emit(code, render_verify(document, int(code)), output=output, document=document)
+
+
+regressions.add_command(add)

@@ -26,8 +26,10 @@ from agentic_evals import codes
 from agentic_evals.contract.vocabulary import VALUE_BEARING, VALUE_SEAM_TYPE
 from agentic_evals.coverage.declarations import ClaimDecl, SeamDecl
 from agentic_evals.coverage.guards import CaseFacts
+from agentic_evals.coverage.incidents import RegressionRef
 from agentic_evals.coverage.models import (
     CoverageGap,
+    RegressionEvidence,
     SeamCoverage,
     Verdict,
     WeakCase,
@@ -40,10 +42,11 @@ _KIND_RANK = {"missing_value_representation_seam": 0, "uncovered_seam": 1}
 
 
 def seam_coverage(
-    seam: SeamDecl, cases: Sequence[CaseFacts], incidents: Mapping[str, list[str]]
+    seam: SeamDecl, cases: Sequence[CaseFacts], incidents: Mapping[str, list[RegressionRef]]
 ) -> SeamCoverage:
     """Who guards ``seam``, in which effective classes, and what is missing."""
     listing = [case for case in cases if seam.seam_id in case.seams]
+    regressions = incidents.get(seam.seam_id, [])
     capable = [case for case in listing if not case.weak_reasons]
     present = class_order(case.effective_class for case in capable)
     missing = [name for name in seam.required_evidence if name not in present]
@@ -72,7 +75,16 @@ def seam_coverage(
         ],
         unqualified_live_cases=[case.ref for case in listing if case.downgraded],
         has_live_coverage=any(case.live for case in capable),
-        incident_regressions=list(incidents.get(seam.seam_id, [])),
+        incident_regressions=[ref.regression_id for ref in regressions],
+        regression_evidence=[
+            RegressionEvidence(
+                regression_id=ref.regression_id,
+                status=ref.status,
+                established_fail_before_fix=ref.established,
+                proof_state=ref.proof_state,
+            )
+            for ref in regressions
+        ],
     )
 
 

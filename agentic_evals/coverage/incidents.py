@@ -1,7 +1,9 @@
 """Incident regressions per seam, from the skill's ``fixtures/regressions.json``.
 
-Coverage only needs, per record, its ``regression_id``, ``status`` (``ACTIVE``
-when absent) and seam ids (``seam_ids``, or the alias ``seams``). The
+Coverage needs, per record, its ``regression_id``, ``status`` (``ACTIVE``
+when absent) and seam ids (``seam_ids``, or the alias ``seams``), and whether
+its fail-before-fix is established, judged exactly as ``regressions show``
+judges it (:func:`agentic_evals.regressions.audit.audit_registry`). The
 registry is loaded by :func:`agentic_evals.regressions.load.load_registry`,
 which owns its contract (SPEC 8); when that loader rejects the file, coverage
 still reads the records as written (a warning, ``AE-COV-REGISTRY``), since
@@ -16,7 +18,7 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from agentic_evals import codes
+from agentic_evals import clock, codes
 from agentic_evals.documents.findings import Finding, finding
 
 if TYPE_CHECKING:
@@ -33,9 +35,15 @@ class RegressionRef(NamedTuple):
     regression_id: str
     """The record's id."""
     status: str
-    """``ACTIVE`` (default), ``EXEMPT`` or ``RETIRED``, upper-cased."""
+    """``ACTIVE`` (default), ``EXEMPT`` or ``RETIRED``, upper-cased (an expired exemption is
+    ``ACTIVE``)."""
     seam_ids: tuple[str, ...]
     """Seams the incident entered through."""
+    established: bool = False
+    """Its fail-before-fix is established, as ``regressions show`` judges it."""
+    proof_state: str | None = None
+    """Why not (``weak``, ``stale``, ...), as ``regressions show`` says; ``None`` when the
+    registry did not load and the record was read as written."""
 
 
 class RegistryRead(NamedTuple):
@@ -103,6 +111,7 @@ def read_registry(skill_dir: Path) -> RegistryRead:
     The registry loader of ``regressions`` comes first; when it rejects the
     file, the parsed document is read tolerantly (:func:`parse_records`).
     """
+    from agentic_evals.regressions.audit import audit_registry
     from agentic_evals.regressions.load import load_registry
 
     path = skill_dir / REGISTRY
@@ -110,9 +119,17 @@ def read_registry(skill_dir: Path) -> RegistryRead:
         return RegistryRead(None, [], [])
     loaded = load_registry(path)
     if loaded.model is not None:
+        # The verdicts of `regressions show`, from the one rule that decides them.
+        rows, _, _ = audit_registry(loaded.model, path.parent, as_of=clock.today())
         records = [
-            RegressionRef(record.regression_id, record.status, tuple(record.seam_list))
-            for record in loaded.model.regressions
+            RegressionRef(
+                record.regression_id,
+                row.status,
+                tuple(record.seam_list),
+                row.established_fail_before_fix,
+                row.proof_state,
+            )
+            for record, row in zip(loaded.model.regressions, rows, strict=True)
         ]
         return RegistryRead(REGISTRY, records, [])
     if not isinstance(loaded.document, (dict, list)):
@@ -129,12 +146,12 @@ def read_registry(skill_dir: Path) -> RegistryRead:
     return RegistryRead(REGISTRY, records, found)
 
 
-def incidents_by_seam(records: list[RegressionRef]) -> dict[str, list[str]]:
-    """Ids of the records that are not RETIRED, per seam id they name."""
-    found: dict[str, list[str]] = {}
+def incidents_by_seam(records: list[RegressionRef]) -> dict[str, list[RegressionRef]]:
+    """The records that are not RETIRED, per seam id they name."""
+    found: dict[str, list[RegressionRef]] = {}
     for record in records:
         if record.status == RETIRED:
             continue
         for seam_id in record.seam_ids:
-            found.setdefault(seam_id, []).append(record.regression_id)
+            found.setdefault(seam_id, []).append(record)
     return found

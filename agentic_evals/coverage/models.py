@@ -35,6 +35,20 @@ class WeakCase(OutputModel):
     """``NO_FAILING_ORACLE`` (nothing but ``exit_code: 0``) and/or ``NOT_REQUIRED_CASE``."""
 
 
+class RegressionEvidence(OutputModel):
+    """An incident regression at a seam, with the verdict ``regressions show`` gives it."""
+
+    regression_id: str
+    """The record's id."""
+    status: str
+    """``ACTIVE`` or ``EXEMPT`` today (an expired exemption is ``ACTIVE``)."""
+    established_fail_before_fix: bool
+    """Its guard is proven to catch the bug (a verified structural proof that still matches)."""
+    proof_state: str | None
+    """``established``, or why not (``weak``, ``unverified``, ``stale``, ...); null when the
+    registry did not load."""
+
+
 class SeamCoverage(OutputModel):
     """One declared seam: who guards it, in which evidence classes, and what is missing."""
 
@@ -70,6 +84,8 @@ class SeamCoverage(OutputModel):
     """A capable covering case is live after qualification."""
     incident_regressions: list[str]
     """Ids of the registry's regressions (not RETIRED) whose seam ids name this seam."""
+    regression_evidence: list[RegressionEvidence]
+    """The same regressions, each with whether its fail-before-fix is established."""
 
 
 class CoverageGap(OutputModel):
@@ -126,6 +142,8 @@ class CoverageSummary(OutputModel):
     """Gaps of critical tier."""
     undeclared_seam_ids: list[str]
     """Seam ids that cases list but no fixture declares."""
+    unestablished_regressions: int
+    """ACTIVE incident regressions at declared seams whose fail-before-fix is not established."""
     errors: int
     """Error findings."""
     warnings: int

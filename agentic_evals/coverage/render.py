@@ -23,8 +23,12 @@ def _seam_line(seam: SeamCoverage, width: int) -> str:
         notes.append(f"weak {len(seam.weak_cases)}")
     if seam.has_live_coverage:
         notes.append("live")
-    if seam.incident_regressions:
-        notes.append(f"incidents {', '.join(seam.incident_regressions)}")
+    if seam.regression_evidence:
+        proofs = [
+            item.regression_id + ("" if item.established_fail_before_fix else " (not proven)")
+            for item in seam.regression_evidence
+        ]
+        notes.append(f"incidents {', '.join(proofs)}")
     return (
         f"  {_state(seam).ljust(9)} {seam.effective_criticality.ljust(9)} "
         f"{seam.seam_id.ljust(width)}  {'; '.join(notes)}"

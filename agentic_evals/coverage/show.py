@@ -66,6 +66,14 @@ def summarize(
         gaps=len(gaps),
         critical_gaps=sum(1 for gap in gaps if gap.effective_criticality == "critical"),
         undeclared_seam_ids=undeclared,
+        unestablished_regressions=len(
+            {
+                item.regression_id
+                for seam in seams
+                for item in seam.regression_evidence
+                if item.status == "ACTIVE" and not item.established_fail_before_fix
+            }
+        ),
         errors=severities["error"],
         warnings=severities["warning"],
         infos=severities["info"],

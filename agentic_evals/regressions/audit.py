@@ -1,23 +1,28 @@
 """``regressions show``: audit one registry without running anything (SPEC section 8).
 
 Per record: ``protected`` (the retained case is still in a fixture that
-loads), ``established_fail_before_fix`` (a proof command, and ``last_proven``
-records when it last proved the guard), ``stale_live_proof`` (a live-class
-guard proven more than ``freshness_days`` ago, judged against
+loads), ``established_fail_before_fix`` (decided by
+:func:`~agentic_evals.regressions.established.establishment`, the one rule
+that coverage uses too), ``stale_live_proof`` (a live-class guard whose
+``last_proven`` is more than ``freshness_days`` ago, judged against
 :func:`agentic_evals.clock.today`), and the issues in words. Open incidents
-that no regression maps are listed. Only ``ACTIVE`` records count as
-unprotected, never proven or stale; ``EXEMPT`` and ``RETIRED`` ones are listed.
+that no regression maps are listed. Only records ``ACTIVE`` today (an expired
+exemption is ACTIVE again) count as unprotected, never proven or stale;
+``EXEMPT`` and ``RETIRED`` ones are listed.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
 from agentic_evals import clock, codes
 from agentic_evals.contract.vocabulary import LIVE_CLASSES
+from agentic_evals.regressions.established import Establishment, establishment
+from agentic_evals.regressions.exemption import EffectiveStatus, effective_status
 from agentic_evals.regressions.load import RegistryLoad, load_registry
 from agentic_evals.regressions.models import Incident, Regression, RegressionRegistry
 from agentic_evals.regressions.protection import FixtureCache, Protection, protection
@@ -43,25 +48,36 @@ class ShowOutcome(NamedTuple):
 
 
 def audit_row(
-    record: Regression, guard: Protection, *, as_of: _dt.date, freshness_days: int
+    record: Regression,
+    guard: Protection,
+    proof: Establishment,
+    status: EffectiveStatus,
+    *,
+    as_of: _dt.date,
+    freshness_days: int,
 ) -> RegressionRow:
-    """The audit of one record, given whether its guard is still in place. Pure."""
+    """The audit of one record, given its guard, its proof's verdict and its status. Pure."""
     proven = parse_date(record.proven_on) if record.proven_on else None
-    established = bool(record.proof_command) and proven is not None
     stale = (
         record.evidence_class in LIVE_CLASSES
         and proven is not None
         and (as_of - proven).days > freshness_days
     )
     issues: list[str] = []
-    if record.status == "RETIRED":
+    if status.status == "RETIRED":
         issues.append(f"{codes.REG_RETIRED}: {_retirement(record)}")
     else:
-        if record.status == "EXEMPT":
-            issues.append(f"{codes.REG_EXEMPT}: listed, not counted, never verified")
+        if status.issue is not None:
+            issues.append(status.issue)
+        if status.status == "EXEMPT":
+            issues.append(
+                f"{codes.REG_EXEMPT}: listed, not counted, never verified "
+                f"(until {record.expires}, owner {record.owner}: {record.reason})"
+            )
         if not guard.protected:
             issues.append(f"{codes.REG_UNPROTECTED}: {guard.detail}")
-        issues += _proof_issues(record, proven)
+        if proof.issue is not None:
+            issues.append(proof.issue)
         if stale and proven is not None:
             age = (as_of - proven).days
             issues.append(
@@ -70,34 +86,18 @@ def audit_row(
             )
     return RegressionRow(
         regression_id=record.regression_id,
-        status=record.status,
+        status=status.status,
+        declared_status=record.status,
         protected=guard.protected,
-        established_fail_before_fix=established,
+        established_fail_before_fix=proof.established,
+        proof=record.proof_form,
+        proof_state=proof.state,
         stale_live_proof=stale,
         issues=issues,
         retained_case=record.retained_case,
         retained_fixture=record.retained_fixture,
         last_proven=record.proven_on,
     )
-
-
-def _proof_issues(record: Regression, proven: _dt.date | None) -> list[str]:
-    if not record.proof_command:
-        message = "no fail_before_fix.proof_command: nothing shows the guard can fail"
-        return [f"{codes.REG_NEVER_PROVEN}: {message} (possibly vacuous)"]
-    issues: list[str] = []
-    if proven is None:
-        issues.append(
-            f"{codes.REG_NEVER_PROVEN}: no last_proven: the proof was never recorded failing "
-            "for the guard's reason (possibly vacuous)"
-        )
-    markers = record.fail_before_fix.expected_markers if record.fail_before_fix else []
-    if not record.failure_code and not markers:
-        issues.append(
-            f"{codes.REG_WEAK_PROOF}: neither failure_code nor expected_markers: a failing "
-            "proof cannot show it failed for the guard's reason (verify calls it weak)"
-        )
-    return issues
 
 
 def _retirement(record: Regression) -> str:
@@ -142,11 +142,18 @@ def unmapped_incidents(registry: RegressionRegistry) -> list[UnmappedIncident]:
 def summarize(rows: Sequence[RegressionRow], unmapped: int) -> RegressionSummary:
     """The counts of one registry's rows. Pure."""
     active = [row for row in rows if row.status == "ACTIVE"]
+    states = Counter(row.proof_state for row in active)
     return RegressionSummary(
         total=len(rows),
         active=len(active),
         unprotected=sum(not row.protected for row in active),
         never_proven_fail_before_fix=sum(not row.established_fail_before_fix for row in active),
+        weak_proof=states["weak"],
+        unverified_last_proven=states["unverified"],
+        proof_stale=states["stale"],
+        exemption_expired=sum(
+            row.declared_status == "EXEMPT" and row.status != "EXEMPT" for row in rows
+        ),
         stale_live_proof=sum(row.stale_live_proof for row in active),
         retired=sum(row.status == "RETIRED" for row in rows),
         exempt=sum(row.status == "EXEMPT" for row in rows),
@@ -155,14 +162,21 @@ def summarize(rows: Sequence[RegressionRow], unmapped: int) -> RegressionSummary
 
 
 def audit_registry(
-    registry: RegressionRegistry, registry_dir: Path, *, as_of: _dt.date, freshness_days: int
+    registry: RegressionRegistry,
+    registry_dir: Path,
+    *,
+    as_of: _dt.date,
+    freshness_days: int = DEFAULT_FRESHNESS_DAYS,
 ) -> tuple[list[RegressionRow], list[UnmappedIncident], RegressionSummary]:
     """Rows, unmapped incidents and counts of a loaded registry."""
     cache = FixtureCache()
+    now = clock.utc_now()
     rows = [
         audit_row(
             record,
             protection(record, registry_dir, cache),
+            establishment(record, registry_dir, cache),
+            effective_status(record, today=as_of, now=now),
             as_of=as_of,
             freshness_days=freshness_days,
         )

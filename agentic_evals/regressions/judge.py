@@ -1,13 +1,14 @@
-"""Did a proof fail for the guard's reason? Pure: a proof's run in, a verdict out.
+"""Did a free-form proof fail for the guard's reason? Pure: a proof's run in, a verdict out.
 
 The reference accepted any non-zero exit, so a proof that failed because a
 file was missing or a fixture did not load "verified" (SPEC section 8, **Fix**).
-Here, with ``expected_fail`` (the default), a proof is ``verified`` only when it
-exits non-zero **and** its output (stdout or stderr) shows the record's
-``failure_code`` or every ``expected_markers`` entry. A record with neither
-cannot show its reason: a failing proof is then ``weak``, not verified. A proof
-that exits 0, times out or cannot start is ``unproven``. With
-``expected_fail: false`` the proof must exit 0 and show the same evidence.
+Here, with ``expected_fail`` (the default), a ``proof_command`` *shows its
+reason* only when it exits non-zero **and** its output (stdout or stderr) shows
+the record's ``failure_code`` or every ``expected_markers`` entry; a record with
+neither cannot show its reason (``weak``). A proof that exits 0, times out or
+cannot start is ``unproven``. With ``expected_fail: false`` the proof must exit
+0 and show the same evidence. Even a proof that shows its reason only says so
+itself: :mod:`.verify` reports it ``weak``, never verified.
 """
 
 from __future__ import annotations

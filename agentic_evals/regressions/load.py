@@ -18,6 +18,7 @@ from agentic_evals import codes
 from agentic_evals.documents.findings import Finding, finding
 from agentic_evals.documents.pipeline import DocumentKind, Loaded, load_document
 from agentic_evals.regressions.models import REGISTRY_SCHEMA, RegressionRegistry
+from agentic_evals.regressions.proof_rules import proof_findings
 from agentic_evals.regressions.rules import registry_findings
 from agentic_evals.regressions.schema import REGISTRY_DOCUMENT
 
@@ -53,7 +54,9 @@ def _foreign(document: object) -> Finding | None:
 
 def _rules(document: object, path: Path) -> list[Finding]:
     in_fixtures = Path(os.path.abspath(path)).parent.name == "fixtures"
-    return registry_findings(document, in_fixtures_dir=in_fixtures)
+    return registry_findings(document, in_fixtures_dir=in_fixtures) + proof_findings(
+        document, in_fixtures_dir=in_fixtures
+    )
 
 
 REGISTRY: DocumentKind[RegressionRegistry] = DocumentKind(

@@ -9,6 +9,7 @@ from agentic_evals.regressions.results import (
     RegressionSummary,
     RegressionsVerify,
     UnmappedIncident,
+    VerifyResult,
 )
 
 
@@ -19,9 +20,9 @@ def _row_lines(rows: list[RegressionRow], indent: str) -> list[str]:
         state = "ok " if row.status != "ACTIVE" or not _attention(row) else "NOT"
         flags = [
             "protected" if row.protected else "UNPROTECTED",
-            f"proven {(row.last_proven or '')[:10]}"
+            f"{row.proof} proof proven {(row.last_proven or '')[:10]}"
             if row.established_fail_before_fix
-            else "NEVER PROVEN",
+            else _NOT_ESTABLISHED[row.proof_state],
         ]
         if row.stale_live_proof:
             flags.append("STALE")
@@ -31,6 +32,17 @@ def _row_lines(rows: list[RegressionRow], indent: str) -> list[str]:
         )
         lines += [f"{indent}      {issue}" for issue in row.issues]
     return lines
+
+
+_NOT_ESTABLISHED = {
+    "established": "proven",
+    "never_proven": "NEVER PROVEN",
+    "weak": "WEAK PROOF",
+    "unverified": "UNVERIFIED last_proven",
+    "stale": "STALE PROOF",
+    "not_applicable": "PROOF NOT APPLICABLE",
+    "unguarded": "NOT ESTABLISHED",
+}
 
 
 def _attention(row: RegressionRow) -> bool:
@@ -49,9 +61,10 @@ def _incident_lines(incidents: list[UnmappedIncident], indent: str) -> list[str]
 def _summary_line(summary: RegressionSummary) -> str:
     return (
         f"regressions: {summary.total} ({summary.active} active, {summary.retired} retired, "
-        f"{summary.exempt} exempt); unprotected {summary.unprotected}, never proven "
-        f"{summary.never_proven_fail_before_fix}, stale live proof {summary.stale_live_proof}, "
-        f"unmapped incidents {summary.unmapped_incidents}"
+        f"{summary.exempt} exempt); unprotected {summary.unprotected}, not established "
+        f"{summary.never_proven_fail_before_fix} (weak {summary.weak_proof}, unverified "
+        f"{summary.unverified_last_proven}, stale {summary.proof_stale}), stale live proof "
+        f"{summary.stale_live_proof}, unmapped incidents {summary.unmapped_incidents}"
     )
 
 
@@ -88,26 +101,45 @@ def render_audit(audit: RegressionsAudit, exit_code: int) -> str:
 
 
 def render_verify(verify: RegressionsVerify, exit_code: int) -> str:
-    """One line per record with its verdict and why, then the counts and the exit."""
+    """One line per record with its verdict and why, its runs, then the counts and the exit."""
     width = max((len(result.regression_id) for result in verify.results), default=0)
     lines = [f"agentic-evals regressions verify: {verify.registry}"]
     for result in verify.results:
-        exit_text = "-" if result.proof_exit_code is None else str(result.proof_exit_code)
         lines.append(
             f"  {result.verdict.upper().ljust(8)} {result.regression_id.ljust(width)}  "
-            f"exit {exit_text}: {result.detail}"
+            f"{_proof_text(result)}: {result.detail}"
         )
-        if result.guard is not None:
-            verdict = "PASS" if result.guard.passed else "NOT PASS"
-            lines.append(f"           guard {verdict}: {result.guard.detail}")
+        lines += _run_lines(result)
     if verify.written:
         lines.append(f"last_proven {verify.as_of} written for: {', '.join(verify.written)}")
     if verify.interrupted:
         lines.append(f"interrupted by {verify.interrupted}: the rest was not run")
     lines += [
         "",
-        f"verified {len(verify.verified)}, unproven {len(verify.unproven)}, "
-        f"weak {len(verify.weak)}, skipped {len(verify.skipped)}",
+        f"verified {len(verify.verified)}, unproven {len(verify.unproven)} "
+        f"(unprotected {len(verify.unprotected)}), weak {len(verify.weak)}, "
+        f"skipped {len(verify.skipped)}",
         f"exit {exit_code}",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _proof_text(result: VerifyResult) -> str:
+    reason = f" {result.reason_code}" if result.reason_code else ""
+    if result.proof == "proof_command":
+        exit_text = "-" if result.proof_exit_code is None else str(result.proof_exit_code)
+        return f"proof_command exit {exit_text}{reason}"
+    return f"{result.proof or 'no proof'}{reason}"
+
+
+def _run_lines(result: VerifyResult) -> list[str]:
+    indent = "           "
+    lines = []
+    for label, guard in (("broken tree", result.broken_guard), ("current tree", result.guard)):
+        if guard is not None:
+            verdict = "PASS" if guard.passed else guard.outcome or "NOT RUN"
+            lines.append(f"{indent}{label}: {verdict}: {guard.detail}")
+    trees = result.trees
+    if trees is not None and trees.kept and trees.broken:
+        lines.append(f"{indent}broken tree kept at {trees.broken}")
+    return lines

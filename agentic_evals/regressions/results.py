@@ -9,13 +9,18 @@ from pydantic import Field
 
 from agentic_evals.documents.base import OutputModel
 from agentic_evals.documents.findings import Finding
-from agentic_evals.regressions.models import Status
+from agentic_evals.documents.schema_gen import SchemaSpec
+from agentic_evals.regressions.models import ProofForm, Status, Verification
+from agentic_evals.reports.model import Problem
 
 SHOW_SCHEMA: Final = "agentic_evals.regressions_show.v1"
 AUDIT_SCHEMA: Final = "agentic_evals.regressions_audit.v1"
 VERIFY_SCHEMA: Final = "agentic_evals.regressions_verify.v1"
 
 Verdict = Literal["verified", "weak", "unproven", "skipped"]
+ProofState = Literal[
+    "established", "never_proven", "weak", "unverified", "stale", "not_applicable", "unguarded"
+]
 
 
 class RegressionRow(OutputModel):
@@ -24,11 +29,19 @@ class RegressionRow(OutputModel):
     regression_id: str
     """The record's id."""
     status: Status
-    """``ACTIVE``, ``EXEMPT`` or ``RETIRED``."""
+    """``ACTIVE``, ``EXEMPT`` or ``RETIRED`` as judged today (an expired exemption is ACTIVE)."""
+    declared_status: Status
+    """The status the record declares."""
     protected: bool
     """The retained fixture loads and still holds the retained case by name."""
     established_fail_before_fix: bool
-    """A proof command exists and ``last_proven`` records when it last proved the guard."""
+    """A structural proof verified, as a verification record that matches the proof and the
+    retained case now says (``proof_state`` is ``established``)."""
+    proof: ProofForm | None
+    """The proof's form: ``patch``, ``git_ref``, ``mutation``, ``proof_command`` (weak)."""
+    proof_state: ProofState
+    """``established``, or why not: ``never_proven``, ``weak``, ``unverified`` (a
+    ``last_proven`` no verification backs), ``stale``, ``not_applicable``, ``unguarded``."""
     stale_live_proof: bool
     """A live-class guard whose ``last_proven`` is older than the freshness window."""
     issues: list[str]
@@ -64,7 +77,15 @@ class RegressionSummary(OutputModel):
     unprotected: int
     """``ACTIVE`` records whose retained case is missing, renamed or does not load."""
     never_proven_fail_before_fix: int
-    """``ACTIVE`` records with no proof command or no ``last_proven`` (possibly vacuous)."""
+    """``ACTIVE`` records whose fail-before-fix is not established (possibly vacuous)."""
+    weak_proof: int
+    """``ACTIVE`` records whose proof is a free-form ``proof_command``."""
+    unverified_last_proven: int
+    """``ACTIVE`` records with a ``last_proven`` that no verification record backs."""
+    proof_stale: int
+    """``ACTIVE`` records whose proof or retained case changed since it verified."""
+    exemption_expired: int
+    """Records whose exemption has expired (counted ``ACTIVE`` again)."""
     stale_live_proof: int
     """``ACTIVE`` live-class records proven longer ago than the freshness window."""
     retired: int
@@ -161,7 +182,7 @@ class RegressionsAudit(OutputModel):
 
 
 class GuardResult(OutputModel):
-    """The retained case, run now: it must PASS (the fix holds)."""
+    """The retained case, run on one tree."""
 
     passed: bool
     """The retained case's outcome is PASS."""
@@ -169,6 +190,21 @@ class GuardResult(OutputModel):
     """Its outcome (``PASS``, ``FAIL``, ``BLOCKED``, ``NOT_TESTED``); null when it did not run."""
     detail: str
     """Why it did not pass, or that it passed."""
+    tree: str | None = None
+    """The skill tree it ran in."""
+    problems: list[Problem] = []
+    """The distinct problems of its trials, as its case report gives them."""
+
+
+class ProofTrees(OutputModel):
+    """The trees a structural proof ran the guard in."""
+
+    broken: str | None
+    """The private tree with the bug put back; null when it could not be made."""
+    current: str
+    """The skill tree as it is."""
+    kept: bool
+    """``--keep``: the broken tree was kept for inspection (else it was removed)."""
 
 
 class VerifyResult(OutputModel):
@@ -179,11 +215,29 @@ class VerifyResult(OutputModel):
     status: Status
     """The record's status; only ``ACTIVE`` records are run."""
     verdict: Verdict
-    """``verified``, ``weak`` (nothing ties the failure to the guard), ``unproven``, ``skipped``."""
+    """``verified``, ``weak`` (a free-form proof: its output is its own word), ``unproven``,
+    ``skipped``."""
+    reason_code: str | None = None
+    """Why it is not verified (``PROOF_NOT_APPLICABLE``, ``GUARD_NOT_CAUGHT``, ...)."""
+    proof: ProofForm | None = None
+    """The proof's form."""
     fail_before_fix_verified: bool
-    """The proof failed, and its output showed the failure code or every marker."""
+    """On the broken tree the retained case FAILed with the failure code in every trial (for
+    a ``proof_command``: it failed and its output showed the failure code or markers)."""
+    pass_after_fix_verified: bool | None = None
+    """On the current tree the retained case PASSed; null when it was not run."""
     detail: str
     """Why, in words."""
+    problems: list[Problem] = []
+    """The problems the retained case showed on the broken tree."""
+    trees: ProofTrees | None = None
+    """The trees used (structural proofs)."""
+    broken_guard: GuardResult | None = None
+    """The retained case on the broken tree (structural proofs)."""
+    unprotected: bool = False
+    """The guard does not catch the bug (it PASSed on the broken tree) or cannot run."""
+    verification: Verification | None = None
+    """When verified: the record ``--write`` stores (date, proof and case hashes)."""
     proof_exit_code: int | None
     """The proof's exit code; null when it timed out, could not start or did not run."""
     timed_out: bool
@@ -191,7 +245,8 @@ class VerifyResult(OutputModel):
     markers_missing: list[str]
     """Expected markers the output did not show."""
     guard: GuardResult | None
-    """With ``--guard``: the retained case, run now."""
+    """The retained case on the current tree (always for a structural proof; for a
+    ``proof_command`` with ``--guard``)."""
 
 
 class RegressionsVerify(OutputModel):
@@ -211,7 +266,10 @@ class RegressionsVerify(OutputModel):
     unproven: list[str]
     """ACTIVE records whose proof did not show the guard's reason (or whose guard fails)."""
     weak: list[str]
-    """ACTIVE records with neither a failure code nor markers: a failure proves nothing."""
+    """ACTIVE records whose proof is a free-form ``proof_command`` (at most weak)."""
+    unprotected: list[str] = []
+    """ACTIVE records whose guard does not catch the bug: it PASSed on the broken tree, or the
+    retained case is not there."""
     skipped: list[str]
     """Records that are not ACTIVE."""
     written: list[str]
@@ -222,3 +280,17 @@ class RegressionsVerify(OutputModel):
     """One result per record, in registry order."""
     findings: list[Finding]
     """Load warnings (aliases, unknown keys)."""
+
+
+SHOW_DOCUMENT = SchemaSpec(
+    RegressionsShow, "regressions_show.schema.json", "agentic-evals regressions show", "output"
+)
+AUDIT_DOCUMENT = SchemaSpec(
+    RegressionsAudit, "regressions_audit.schema.json", "agentic-evals regressions audit", "output"
+)
+VERIFY_DOCUMENT = SchemaSpec(
+    RegressionsVerify,
+    "regressions_verify.schema.json",
+    "agentic-evals regressions verify and add",
+    "output",
+)

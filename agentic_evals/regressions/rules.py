@@ -11,6 +11,9 @@ types, so a value of the wrong type is skipped here) and returns findings:
 - dates are real calendar dates (AE-SCHEMA-VALUE);
 - ``retained_fixture`` stays inside the skill tree and ``fail_before_fix.cwd``
   inside the skill folder (AE-PATH-ESCAPE).
+
+The rules of the proof itself (its form, its ``failure_code``, exemptions)
+are in :mod:`.proof_rules`.
 """
 
 from __future__ import annotations
@@ -50,16 +53,17 @@ def registry_findings(document: object, *, in_fixtures_dir: bool) -> list[Findin
                 found.append(finding(codes.SCHEMA_DUPLICATE, [*parts, "regression_id"], message))
             first_seen.setdefault(regression_id, index)
         found += _record_findings(record, parts, in_fixtures_dir=in_fixtures_dir)
-    for index, incident in _items(document, "incidents"):
-        found += _date_findings(incident.get("date"), ["incidents", index, "date"])
+    for index, incident in items(document, "incidents"):
+        found += date_findings(incident.get("date"), ["incidents", index, "date"])
     return found
 
 
 def _records(document: object) -> Iterator[tuple[int, dict[str, object]]]:
-    return _items(document, "regressions")
+    return items(document, "regressions")
 
 
-def _items(document: object, key: str) -> Iterator[tuple[int, dict[str, object]]]:
+def items(document: object, key: str) -> Iterator[tuple[int, dict[str, object]]]:
+    """The objects of the list ``document[key]``, with their index (anything else skipped)."""
     values = document.get(key) if isinstance(document, dict) else None
     for index, value in enumerate(values if isinstance(values, list) else []):
         if isinstance(value, dict):
@@ -80,12 +84,12 @@ def _record_findings(
     if isinstance(proof, dict):
         proof_parts: Parts = [*parts, "fail_before_fix"]
         found += _alias_findings(proof, proof_parts, "last_proven", "last_proven", record, parts)
-        found += _date_findings(proof.get("last_proven"), [*proof_parts, "last_proven"])
-        found += _escape_findings(proof.get("cwd"), [*proof_parts, "cwd"], 0, "skill folder")
+        found += date_findings(proof.get("last_proven"), [*proof_parts, "last_proven"])
+        found += escape_findings(proof.get("cwd"), [*proof_parts, "cwd"], 0, "skill folder")
     for key in ("last_proven", "first_added"):
-        found += _date_findings(record.get(key), [*parts, key])
+        found += date_findings(record.get(key), [*parts, key])
     depth = 1 if in_fixtures_dir else 0
-    found += _escape_findings(
+    found += escape_findings(
         record.get("retained_fixture"), [*parts, "retained_fixture"], depth, "skill tree"
     )
     return found
@@ -110,7 +114,8 @@ def _alias_findings(
     return [finding(codes.REG_ALIAS, [*holder_parts, alias], message, "warning")]
 
 
-def _date_findings(value: object, parts: Parts) -> list[Finding]:
+def date_findings(value: object, parts: Parts) -> list[Finding]:
+    """AE-SCHEMA-VALUE when ``value`` has the shape of an ISO date but is no calendar date."""
     if not isinstance(value, str) or not re.match(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}", value):
         return []  # the schema reports a wrong type or shape
     if parse_date(value) is None:
@@ -127,7 +132,8 @@ def parse_date(value: str) -> _dt.date | None:
         return None
 
 
-def _escape_findings(path: object, parts: Parts, depth: int, root: str) -> list[Finding]:
+def escape_findings(path: object, parts: Parts, depth: int, root: str) -> list[Finding]:
+    """AE-PATH-ESCAPE when ``path`` is absolute or climbs more than ``depth`` levels."""
     if not isinstance(path, str):
         return []
     why = None

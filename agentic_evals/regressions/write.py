@@ -1,10 +1,12 @@
-"""``verify --write``: record ``last_proven`` for the verified regressions, atomically.
+"""``verify --write`` and ``add``: write the registry back, atomically, keeping the rest.
 
 The registry is rewritten from its own bytes: key order, unknown keys and
-every other value are kept; only ``last_proven`` changes (where the record
-keeps it: at the top, inside ``fail_before_fix`` as the alias, or both; a
-record with neither gets it right after ``fail_before_fix``). The file is
-written through a temporary file and a rename, so a reader never sees half a
+every other value are kept. For each verified record, ``last_proven`` becomes
+the day it verified (where the record keeps it: at the top, inside
+``fail_before_fix`` as the alias, or both; a record with neither gets it right
+after ``fail_before_fix``) and ``verification`` (what that date rests on)
+follows it. The file is written through the one atomic writer (a temporary
+file and a rename, the file's mode kept), so a reader never sees half a
 registry, and not at all when it changed on disk since it was loaded.
 """
 
@@ -12,9 +14,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection
+from collections.abc import Mapping
 from pathlib import Path
 
+from agentic_evals.regressions.models import Verification
 from agentic_evals.reports.json_out import write_text_atomic
 
 
@@ -22,38 +25,63 @@ class RegistryChangedError(Exception):
     """The registry changed on disk after it was loaded: it is not overwritten."""
 
 
-def with_last_proven(source: bytes, ids: Collection[str], day: str) -> str:
-    """Return the registry text with ``last_proven`` set to ``day`` on the records ``ids``. Pure.
+def parse_registry(source: bytes) -> dict[str, object]:
+    """The registry document of ``source``.
 
     Raises:
         ValueError: ``source`` is not a JSON object with a ``regressions`` list.
     """
     document = json.loads(source.decode("utf-8-sig"))
-    records = document.get("regressions") if isinstance(document, dict) else None
-    if not isinstance(records, list):
+    if not isinstance(document, dict) or not isinstance(document.get("regressions"), list):
         raise ValueError("not a registry: no regressions list")
-    for index, record in enumerate(records):
-        if isinstance(record, dict) and record.get("regression_id") in ids:
-            records[index] = _stamped(record, day)
+    return document
+
+
+def dump_registry(document: Mapping[str, object], source: bytes) -> str:
+    """``document`` as JSON text, indented as ``source`` is."""
     return json.dumps(document, indent=_indent(source), ensure_ascii=False) + "\n"
 
 
-def _stamped(record: dict[str, object], day: str) -> dict[str, object]:
+def with_verifications(source: bytes, verified: Mapping[str, Verification]) -> str:
+    """The registry text with ``last_proven`` and ``verification`` of the ``verified`` records.
+
+    Pure.
+
+    Raises:
+        ValueError: ``source`` is not a JSON object with a ``regressions`` list.
+    """
+    document = parse_registry(source)
+    records = document["regressions"]
+    assert isinstance(records, list)
+    for index, record in enumerate(records):
+        ident = record.get("regression_id") if isinstance(record, dict) else None
+        if isinstance(record, dict) and isinstance(ident, str) and ident in verified:
+            records[index] = stamped(record, verified[ident])
+    return dump_registry(document, source)
+
+
+def stamped(record: dict[str, object], verification: Verification) -> dict[str, object]:
+    """``record`` with ``last_proven`` and ``verification`` from ``verification``."""
+    day = verification.date
+    value = verification.model_dump(mode="json")
     proof = record.get("fail_before_fix")
     aliased = isinstance(proof, dict) and "last_proven" in proof
     if isinstance(proof, dict) and aliased:
         proof["last_proven"] = day
-    if "last_proven" in record or aliased:
-        if "last_proven" in record:
-            record["last_proven"] = day
-        return record
-    stamped: dict[str, object] = {}
-    for key, value in record.items():
-        stamped[key] = value
-        if key == "fail_before_fix":
-            stamped["last_proven"] = day
-    stamped.setdefault("last_proven", day)
-    return stamped
+    after = "last_proven" if "last_proven" in record else "fail_before_fix"
+    result: dict[str, object] = {}
+    for key, item in record.items():
+        if key == "verification":
+            continue
+        result[key] = day if key == "last_proven" else item
+        if key == after:
+            if not aliased and "last_proven" not in record:
+                result["last_proven"] = day
+            result["verification"] = value
+    if not aliased:
+        result.setdefault("last_proven", day)
+    result.setdefault("verification", value)
+    return result
 
 
 def _indent(source: bytes) -> int:
@@ -62,13 +90,25 @@ def _indent(source: bytes) -> int:
     return len(match.group(1)) if match else 2
 
 
-def record_last_proven(path: Path, loaded_source: bytes, ids: Collection[str], day: str) -> None:
-    """Write ``day`` as ``last_proven`` of the records ``ids`` into the registry at ``path``.
+def write_registry(path: Path, loaded_source: bytes, text: str) -> None:
+    """Replace the registry at ``path`` with ``text``, unless it changed since it was loaded.
 
     Raises:
         RegistryChangedError: the file's bytes are no longer those that were loaded.
         OSError: the file cannot be read or written.
     """
     if path.read_bytes() != loaded_source:
-        raise RegistryChangedError(f"{path} changed since it was loaded; last_proven not written")
-    write_text_atomic(path, with_last_proven(loaded_source, ids, day))
+        raise RegistryChangedError(f"{path} changed since it was loaded; it was not written")
+    write_text_atomic(path, text)
+
+
+def record_verifications(
+    path: Path, loaded_source: bytes, verified: Mapping[str, Verification]
+) -> None:
+    """Write ``last_proven`` and ``verification`` of the ``verified`` records into ``path``.
+
+    Raises:
+        RegistryChangedError: the file's bytes are no longer those that were loaded.
+        OSError: the file cannot be read or written.
+    """
+    write_registry(path, loaded_source, with_verifications(loaded_source, verified))

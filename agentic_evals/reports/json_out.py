@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -52,7 +53,9 @@ def write_text_atomic(path: Path, text: str) -> None:
 
     ``-`` writes to standard output. The temporary file lives in the target's
     directory so that the rename stays on one file system; on any failure it
-    is removed and an existing file at ``path`` is left untouched.
+    is removed and an existing file at ``path`` is left untouched. An existing
+    file keeps its permission bits (a registry rewritten in place stays as
+    readable as it was); a new one gets those ``open`` would give it.
     """
     if str(path) == "-":
         sys.stdout.write(text)
@@ -67,6 +70,7 @@ def write_text_atomic(path: Path, text: str) -> None:
         raise OutputError(f"cannot write to {path}: {error.strerror or error}") from error
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            _keep_mode(path, handle.fileno())
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
@@ -77,6 +81,27 @@ def write_text_atomic(path: Path, text: str) -> None:
     except BaseException:
         Path(tmp_name).unlink(missing_ok=True)
         raise
+
+
+def _keep_mode(path: Path, fd: int) -> None:
+    """Give the temporary file the mode of the file it replaces (a new one: 0666 less umask)."""
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        mode = 0o666 & ~_umask()
+    os.fchmod(fd, mode)
+
+
+def _umask() -> int:
+    # Read, not set and restored: a child forked meanwhile would inherit a zero umask.
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    return 0o022
 
 
 def write_model_atomic(path: Path, model: BaseModel) -> None:

@@ -72,7 +72,7 @@ def test_incident_regressions_are_listed_at_their_seams(tmp_path: Path) -> None:
         regression("r-ids", "a", "b"),
         {"regression_id": "r-alias", "retained_case": "guard", "seams": ["a"]},
         regression("r-retired", "a", status="RETIRED", retirement="superseded"),
-        regression("r-exempt", "b", status="EXEMPT"),
+        regression("r-exempt", "b", status="EXEMPT", reason="off", owner="o", expires="2999-01-01"),
         regression("r-elsewhere", "nowhere"),
     )
     document = fixture([case("c", "a")], [seam("a"), seam("b")])
@@ -87,6 +87,39 @@ def test_incident_regressions_are_listed_at_their_seams(tmp_path: Path) -> None:
     assert gap.incident_regressions == ["r-ids", "r-exempt"]
     (unknown,) = [f for f in report.findings if f.code == "AE-COV-REGRESSION-SEAM"]
     assert "r-elsewhere" in unknown.message and unknown.severity == "info"
+    assert not [f for f in report.findings if f.code == "AE-COV-REGISTRY"]  # it loaded
+
+
+def test_a_seams_regressions_carry_the_verdict_of_regressions_show(tmp_path: Path) -> None:
+    from regression_helpers import TALLY, structural, tally_fixture
+
+    from agentic_evals.regressions.audit import show_skill
+    from agentic_evals.regressions.verify import VerifyOptions, verify_skill
+
+    guard = tally_fixture(seams=["sum"]) | {"seams": [seam("sum")]}
+    records = registry(structural("proven", seam_ids=["sum"]))
+    skill = make_skill(
+        tmp_path / "demo", files={"tally.sh": TALLY}, fixture=guard, registry=records
+    )
+    (skill / "tally.sh").chmod(0o755)
+    outcome = verify_skill(skill, VerifyOptions(write=True))
+    assert outcome.verify is not None and outcome.verify.written == ["proven"]
+    path = skill / "fixtures" / "regressions.json"
+    written = json.loads(path.read_text())
+    written["regressions"] += [
+        structural("echoed", seam_ids=["sum"], fail_before_fix={"proof_command": ["true"]}),
+        structural("hand-dated", seam_ids=["sum"], last_proven="2026-01-01"),
+    ]
+    path.write_text(json.dumps(written))
+    [entry] = show_coverage(skill).seams
+    shown = show_skill(skill).show
+    assert shown is not None
+    assert [(e.regression_id, e.established_fail_before_fix, e.proof_state) for e in
+            entry.regression_evidence] == [
+        (row.regression_id, row.established_fail_before_fix, row.proof_state) for row in shown.rows
+    ] == [("proven", True, "established"), ("echoed", False, "weak"),
+          ("hand-dated", False, "unverified")]  # fmt: skip
+    assert show_coverage(skill).summary.unestablished_regressions == 2
 
 
 def test_incidents_rank_gaps_within_a_tie(tmp_path: Path) -> None:

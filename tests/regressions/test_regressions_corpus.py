@@ -43,8 +43,19 @@ def test_every_registry_loads_and_the_local_one_is_skipped(audit: RegressionsAud
     )
     summary = audit.summary.regressions
     assert (summary.total, summary.active, summary.unprotected) == (10, 10, 5)
-    assert (summary.never_proven_fail_before_fix, summary.unmapped_incidents) == (0, 2)
+    assert (summary.never_proven_fail_before_fix, summary.unmapped_incidents) == (10, 2)
     assert summary.stale_live_proof == 0  # the live proofs are 17 days old on 2026-09-20
+
+
+def test_every_free_form_proof_of_the_corpus_is_weak(audit: RegressionsAudit) -> None:
+    rows = [row for entry in audit.skills for row in entry.rows]
+    assert len(rows) == 10
+    assert {(row.proof, row.proof_state) for row in rows} == {("proof_command", "weak")}
+    assert not any(row.established_fail_before_fix for row in rows)
+    assert audit.summary.regressions.weak_proof == 10
+    for row in rows:
+        [weak] = [issue for issue in row.issues if issue.startswith("WEAK_PROOF")]
+        assert "a proof_command is free-form" in weak
 
 
 def test_the_ask_guards_its_fixture_lacks_are_unprotected(audit: RegressionsAudit) -> None:
@@ -55,7 +66,8 @@ def test_the_ask_guards_its_fixture_lacks_are_unprotected(audit: RegressionsAudi
     ]
     for row in ask.rows:
         assert row.issues[0] == "UNPROTECTED: retained fixture agentic_eval.json does not exist"
-        assert row.established_fail_before_fix  # last_proven via the fail_before_fix alias
+        assert row.last_proven is not None  # via the fail_before_fix alias: proves nothing
+        assert not row.established_fail_before_fix
         assert any(issue.startswith("WEAK_PROOF") for issue in row.issues)
     assert {f.code for f in ask.findings} == {"AE-REG-ALIAS", "AE-SCHEMA-UNKNOWN"}
 
@@ -66,7 +78,7 @@ def test_the_agentic_evals_incidents_nothing_maps_are_listed(audit: RegressionsA
         "ask-stale-browser-tab",
         "live-evidence-resume-duplication",
     ]
-    assert all(row.protected and row.established_fail_before_fix for row in evals.rows)
+    assert all(row.protected and not row.established_fail_before_fix for row in evals.rows)
     assert len(evals.rows) == 5
     unknown = {f.pointer.rsplit("/", 1)[-1] for f in evals.findings}
     assert unknown == {"proven", "proven_date", "rationale"}  # kept, with warnings

@@ -6,8 +6,9 @@ import json
 from pathlib import Path
 
 import jsonschema
+import pytest
 from builders import REPO
-from regression_helpers import SCHEMA, guarded_skill, record, registry
+from regression_helpers import SCHEMA, guarded_skill, mutation, record, registry, structural
 
 from agentic_evals.regressions.load import RegistryLoad, is_foreign, load_registry
 
@@ -169,7 +170,133 @@ def test_valid_registries_pass_the_committed_schema(tmp_path: Path) -> None:
     schema = json.loads((REPO / "schemas" / "regressions.schema.json").read_text())
     validator = jsonschema.Draft202012Validator(schema)
     own = json.loads((REPO / "fixtures" / "regressions.json").read_text())
-    for document in (own, registry(record()), registry(record(status="EXEMPT"), incidents=[])):
+    exempt = record(status="EXEMPT", reason="off", owner="ops", expires="2027-01-01")
+    for document in (own, registry(record()), registry(exempt, incidents=[])):
         assert list(validator.iter_errors(document)) == []
     assert list(validator.iter_errors(registry(record(status="LIVE"))))
     assert schema["properties"]["schema"]["const"] == SCHEMA
+
+
+GENERIC = [
+    "error",
+    "failed",
+    "Traceback",
+    "Traceback (most recent call last)",
+    "No such file or directory",
+    "exit 1",
+    "exit status 2",
+    "non-zero exit status",
+    "AssertionError",
+    "test failed",
+]
+
+
+@pytest.mark.parametrize("code", GENERIC)
+def test_a_generic_failure_code_is_a_load_error_with_its_pointer(tmp_path: Path, code: str) -> None:
+    for index, made in enumerate((record(failure_code=code), structural(failure_code=code))):
+        loaded = load(tmp_path / str(index), registry(made))
+        assert loaded.model is None
+        [error] = loaded.errors
+        assert (error.code, error.pointer) == ("AE-REG-GENERIC-CODE", "/regressions/0/failure_code")
+        assert f"failure_code {code!r} is generic" in error.message
+        assert error.line is not None
+
+
+@pytest.mark.parametrize(
+    "code", ["gate_exits_zero_on_non_ready", "surf_tab_list_failed", "AssertionError: NO_TAB"]
+)
+def test_specific_text_is_no_generic_code(tmp_path: Path, code: str) -> None:
+    assert load(tmp_path, registry(record(failure_code=code))).errors == []
+
+
+def test_a_tool_code_in_another_case_gets_a_hint(tmp_path: Path) -> None:
+    [error] = load(tmp_path, registry(structural(failure_code="exit_code"))).errors
+    assert error.code == "AE-REG-GENERIC-CODE" and "did you mean 'EXIT_CODE'?" in error.message
+
+
+def test_a_structural_proof_names_a_tool_code_or_an_oracle_pointer(tmp_path: Path) -> None:
+    for index, code in enumerate(("EXIT_CODE", "ARTIFACT_MISMATCH", "/expected/artifacts/2")):
+        assert load(tmp_path / str(index), registry(structural(failure_code=code))).errors == []
+    text = load(tmp_path / "text", registry(structural(failure_code="total_is_wrong")))
+    assert codes_at(text) == {("error", "AE-REG-FAILURE-CODE", "/regressions/0/failure_code")}
+    none = load(tmp_path / "none", registry(structural(failure_code=None)))
+    assert codes_at(none) == {("error", "AE-REG-FAILURE-CODE", "/regressions/0")}
+
+
+def test_a_proof_has_one_structural_form(tmp_path: Path) -> None:
+    two = structural(fail_before_fix={**mutation(), "git_ref": "a" * 40})
+    assert codes_at(load(tmp_path / "two", registry(two))) == {
+        ("error", "AE-REG-PROOF-FORM", "/regressions/0/fail_before_fix")
+    }
+    beside = structural(fail_before_fix={**mutation(), "proof_command": ["true"]})
+    loaded = load(tmp_path / "beside", registry(beside))
+    assert loaded.model is not None
+    assert codes_at(loaded) == {
+        ("warning", "AE-REG-PROOF-FORM", "/regressions/0/fail_before_fix/proof_command")
+    }
+    assert loaded.model.regressions[0].proof_form == "mutation"
+    passing = structural(fail_before_fix={**mutation(), "expected_fail": False})
+    assert codes_at(load(tmp_path / "pass", registry(passing))) == {
+        ("error", "AE-REG-PROOF-FORM", "/regressions/0/fail_before_fix/expected_fail")
+    }
+    same = structural(fail_before_fix=mutation(find="x", replace="x"))
+    assert codes_at(load(tmp_path / "same", registry(same))) == {
+        ("error", "AE-REG-PROOF-FORM", "/regressions/0/fail_before_fix/mutation/replace")
+    }
+
+
+def test_proof_paths_stay_in_the_skill_and_refs_are_commits(tmp_path: Path) -> None:
+    escapes = [
+        structural("patch", fail_before_fix={"patch": "../../bug.patch"}),
+        structural(
+            "mutation", fail_before_fix={"mutation": {**mutation()["mutation"], "path": "/etc/x"}}
+        ),
+        structural("branch", fail_before_fix={"git_ref": "main"}),
+        structural("short", fail_before_fix={"git_ref": "a1b2c3d"}),
+        structural("zero", fail_before_fix={**mutation(count=0)}),
+    ]
+    loaded = load(tmp_path, registry(*escapes))
+    assert {(f.code, f.pointer) for f in loaded.errors} == {
+        ("AE-PATH-ESCAPE", "/regressions/0/fail_before_fix/patch"),
+        ("AE-PATH-ESCAPE", "/regressions/1/fail_before_fix/mutation/path"),
+        ("AE-REG-PROOF-FORM", "/regressions/2/fail_before_fix/git_ref"),
+        ("AE-REG-PROOF-FORM", "/regressions/3/fail_before_fix/git_ref"),
+        ("AE-SCHEMA-VALUE", "/regressions/4/fail_before_fix/mutation/count"),
+    }
+    fine = [
+        structural("patch", fail_before_fix={"patch": "regressions/bug.patch"}),
+        structural("up", fail_before_fix={"patch": "../bug.patch"}),
+        structural("ref", fail_before_fix={"git_ref": "0123456789abcdef0123456789abcdef01234567"}),
+    ]
+    assert load(tmp_path / "fine", registry(*fine)).errors == []
+
+
+def test_exempt_needs_reason_owner_and_expires(tmp_path: Path) -> None:
+    bare = load(tmp_path / "bare", registry(record(status="EXEMPT")))
+    [error] = bare.errors
+    assert (error.code, error.pointer) == ("AE-REG-EXEMPTION", "/regressions/0")
+    assert "an EXEMPT regression needs reason, owner, expires" in error.message
+    partial = load(tmp_path / "partial", registry(record(status="EXEMPT", reason="r", owner=" ")))
+    assert "needs owner, expires" in partial.errors[0].message
+    unreadable = record(status="EXEMPT", reason="r", owner="o", expires="next week")
+    [error] = load(tmp_path / "bad", registry(unreadable)).errors
+    assert (error.code, error.pointer) == ("AE-REG-EXEMPTION", "/regressions/0/expires")
+    for expires in ("2027-01-01", "2027-01-01T12:00:00Z", "2000-01-01"):  # expired still loads
+        ok = record(status="EXEMPT", reason="r", owner="o", expires=expires)
+        assert load(tmp_path / expires[:4] / expires[-3:], registry(ok)).errors == []
+
+
+def test_a_verification_record_is_checked(tmp_path: Path) -> None:
+    digest = "a" * 64
+    verification = {
+        "date": "2026-02-30",
+        "proof": "mutation",
+        "proof_sha256": digest,
+        "test_source_sha256": "not a hash",
+        "oracle_sha256": digest,
+    }
+    loaded = load(tmp_path, registry(structural(verification=verification)))
+    assert {(f.code, f.pointer) for f in loaded.errors} == {
+        ("AE-SCHEMA-VALUE", "/regressions/0/verification/date"),
+        ("AE-SCHEMA-VALUE", "/regressions/0/verification/test_source_sha256"),
+    }

@@ -34,11 +34,26 @@ KEYS = st.sampled_from(
         "last_proven",
         "incident",
         "fail_before_fix",
+        "failure_code",
+        "reason",
+        "owner",
+        "expires",
+        "verification",
         "unknown_key",
     ]
 )
 PROOF_KEYS = st.sampled_from(
-    ["proof_command", "expected_fail", "expected_markers", "cwd", "last_proven", "expected"]
+    [
+        "proof_command",
+        "patch",
+        "git_ref",
+        "mutation",
+        "expected_fail",
+        "expected_markers",
+        "cwd",
+        "last_proven",
+        "expected",
+    ]
 )
 
 

@@ -7,12 +7,21 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from regression_helpers import fixture_doc, freeze_today, guarded_skill, record, registry
+from regression_helpers import (
+    fixture_doc,
+    freeze_today,
+    guarded_skill,
+    record,
+    registry,
+    structural,
+    tally_skill,
+)
 
 from agentic_evals.cli import cli
 from agentic_evals.regressions.audit import show_skill
 from agentic_evals.regressions.results import RegressionRow, RegressionsShow
 from agentic_evals.regressions.tree import audit_tree
+from agentic_evals.regressions.verify import VerifyOptions, verify_skill
 
 
 def show(skill: Path, freshness_days: int = 30) -> RegressionsShow:
@@ -26,21 +35,29 @@ def row(skill: Path) -> RegressionRow:
     return only
 
 
+def proven_skill(root: Path, name: str = "skill") -> Path:
+    """A skill whose one structural proof verified and was recorded by ``verify --write``."""
+    skill = tally_skill(root, structural(), name=name)
+    outcome = verify_skill(skill, VerifyOptions(write=True))
+    assert outcome.verify is not None and outcome.verify.written == ["reg-1"]
+    return skill
+
+
 def test_a_guard_in_a_fixture_that_loads_is_protected(tmp_path: Path) -> None:
-    only = row(guarded_skill(tmp_path, registry(record())))
+    only = row(proven_skill(tmp_path))
     assert only.protected and only.established_fail_before_fix and not only.stale_live_proof
-    assert only.issues == []
+    assert (only.proof, only.proof_state, only.issues) == ("mutation", "established", [])
 
 
 def test_a_missing_or_renamed_retained_case_is_unprotected(tmp_path: Path) -> None:
     renamed = guarded_skill(tmp_path, registry(record()), fixture=fixture_doc("other", "guards"))
     only = row(renamed)
     assert not only.protected
-    assert only.issues == [
+    assert only.issues[0] == (
         "UNPROTECTED: retained case 'guard' is not in agentic_eval.json; renamed to 'guards'?"
-    ]
+    )
     elsewhere = guarded_skill(tmp_path, registry(record(retained_fixture="gone.json")), name="b")
-    assert row(elsewhere).issues == ["UNPROTECTED: retained fixture gone.json does not exist"]
+    assert row(elsewhere).issues[0] == "UNPROTECTED: retained fixture gone.json does not exist"
 
 
 def test_a_retained_fixture_that_does_not_load_protects_nothing(tmp_path: Path) -> None:
@@ -48,29 +65,87 @@ def test_a_retained_fixture_that_does_not_load_protects_nothing(tmp_path: Path) 
     broken["version"] = 1
     only = row(guarded_skill(tmp_path, registry(record()), fixture=broken))
     assert not only.protected
-    [issue] = only.issues
+    issue = only.issues[0]
     assert issue.startswith("UNPROTECTED: retained fixture agentic_eval.json does not load")
     assert "AE-SCHEMA-VERSION" in issue and "although it holds the case" in issue
 
 
 def test_a_proof_never_recorded_is_never_proven(tmp_path: Path) -> None:
-    skill = guarded_skill(
+    skill = tally_skill(
         tmp_path,
-        registry(
-            record("no-date", last_proven=None),
-            record("no-proof", fail_before_fix=None),
-            record("no-reason", failure_code=None),
-        ),
+        structural("no-date"),
+        structural("no-proof", fail_before_fix=None, failure_code=None),
     )
     document = show(skill)
     by_id = {r.regression_id: r for r in document.rows}
-    assert not by_id["no-date"].established_fail_before_fix
-    assert by_id["no-date"].issues[0].startswith("NEVER_PROVEN: no last_proven")
-    assert not by_id["no-proof"].established_fail_before_fix
-    assert by_id["no-proof"].issues[0].startswith("NEVER_PROVEN: no fail_before_fix.proof_command")
-    assert by_id["no-reason"].established_fail_before_fix
-    assert by_id["no-reason"].issues[0].startswith("WEAK_PROOF: neither failure_code")
+    assert (by_id["no-date"].proof_state, by_id["no-proof"].proof_state) == ("never_proven",) * 2
+    assert by_id["no-date"].issues == [
+        "NEVER_PROVEN: no last_proven: `regressions verify --write` records it when the proof "
+        "verifies"
+    ]
+    assert by_id["no-proof"].issues[0].startswith("NEVER_PROVEN: no fail_before_fix proof")
     assert document.summary.never_proven_fail_before_fix == 2
+
+
+def test_a_proof_command_is_weak_and_never_established(tmp_path: Path) -> None:
+    # The echo proof of the issue: it "fails for the guard's reason" by printing it.
+    skill = guarded_skill(tmp_path, registry(record(), record("markers", failure_code=None)))
+    document = show(skill)
+    for only in document.rows:
+        assert (only.proof, only.proof_state) == ("proof_command", "weak")
+        assert not only.established_fail_before_fix and only.protected
+        assert only.issues[0].startswith("WEAK_PROOF: a proof_command is free-form")
+    summary = document.summary
+    assert (summary.weak_proof, summary.never_proven_fail_before_fix) == (2, 2)
+    code, output = invoke("show", str(skill))
+    assert code == 1 and "WEAK PROOF" in output
+
+
+def test_a_hand_written_last_proven_establishes_nothing(tmp_path: Path) -> None:
+    skill = tally_skill(tmp_path, structural(last_proven="2026-01-01"))
+    only = row(skill)
+    assert (only.established_fail_before_fix, only.proof_state) == (False, "unverified")
+    assert only.issues == [
+        "UNVERIFIED_LAST_PROVEN: last_proven 2026-01-01 has no matching verification record: "
+        "a date written by hand proves nothing (`regressions verify --write` writes both)"
+    ]
+    assert show(skill).summary.unverified_last_proven == 1
+    # A real verification record, with the date edited by hand, is no match either.
+    proven = proven_skill(tmp_path / "b")
+    path = proven / "fixtures" / "regressions.json"
+    document = json.loads(path.read_text())
+    document["regressions"][0]["last_proven"] = "2030-01-01"
+    path.write_text(json.dumps(document))
+    assert row(proven).proof_state == "unverified"
+
+
+def test_a_proof_goes_stale_when_the_case_or_the_proof_changes(tmp_path: Path) -> None:
+    skill = proven_skill(tmp_path)
+    fixture = skill / "fixtures" / "agentic_eval.json"
+    original = fixture.read_text()
+    edited = json.loads(original)
+    edited["cases"][0]["expected"]["stdout_contains"] = ["total"]  # a looser oracle
+    fixture.write_text(json.dumps(edited))
+    only = row(skill)
+    assert (only.established_fail_before_fix, only.proof_state) == (False, "stale")
+    assert only.issues == [
+        "PROOF_STALE: the retained case 'adds' changed since it verified on "
+        f"{only.last_proven} (oracle_sha256 differ): the proof is of another guard; "
+        "verify it again"
+    ]
+    command = json.loads(original)
+    command["cases"][0]["command"] = ["bash", "../tally.sh", "3", "2"]
+    fixture.write_text(json.dumps(command))
+    assert "(test_source_sha256 differ)" in row(skill).issues[0]
+    fixture.write_text(original)
+    assert row(skill).established_fail_before_fix
+    path = skill / "fixtures" / "regressions.json"
+    document = json.loads(path.read_text())
+    document["regressions"][0]["fail_before_fix"]["mutation"]["replace"] = "$1 * $2"
+    path.write_text(json.dumps(document))
+    only = row(skill)
+    assert only.proof_state == "stale" and "the mutation proof changed" in only.issues[0]
+    assert show(skill).summary.proof_stale == 1
 
 
 def test_a_live_proof_goes_stale_by_date(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -88,27 +163,59 @@ def test_a_live_proof_goes_stale_by_date(tmp_path: Path, monkeypatch: pytest.Mon
     document = show(skill)
     assert [r.stale_live_proof for r in document.rows] == [True, True, False]
     assert document.as_of == "2026-04-01" and document.summary.stale_live_proof == 2
-    assert document.rows[0].issues == [
+    assert document.rows[0].issues[-1] == (
         "STALE_LIVE_PROOF: live guard last proven 2026-03-01, 31 days ago (more than 30)"
-    ]
+    )
     assert [r.stale_live_proof for r in show(skill, freshness_days=45).rows] == [False] * 3
 
 
-def test_retired_and_exempt_records_are_listed_not_counted(tmp_path: Path) -> None:
+EXEMPTION = {"reason": "the lane is switched off", "owner": "ops", "expires": "2026-06-30"}
+
+
+def test_retired_and_exempt_records_are_listed_not_counted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    freeze_today(monkeypatch, "2026-06-30")  # a date-only expires lasts through that day
     skill = guarded_skill(
         tmp_path,
         registry(
             record("old", status="RETIRED", retirement={"reason": "feature removed"}),
-            record("waived", status="EXEMPT", retained_case="nowhere"),
+            record("waived", status="EXEMPT", retained_case="nowhere", **EXEMPTION),
             record("kept"),
         ),
     )
     document = show(skill)
     assert document.rows[0].issues == ["RETIRED: feature removed"]
-    assert document.rows[1].issues[0].startswith("EXEMPT:")
+    assert document.rows[1].issues[0] == (
+        "EXEMPT: listed, not counted, never verified (until 2026-06-30, owner ops: "
+        "the lane is switched off)"
+    )
     summary = document.summary
     assert (summary.total, summary.active, summary.retired, summary.exempt) == (3, 1, 1, 1)
     assert summary.unprotected == 0
+
+
+def test_an_expired_exemption_makes_the_record_active_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    skill = guarded_skill(
+        tmp_path,
+        registry(record("waived", status="EXEMPT", retained_case="nowhere", **EXEMPTION)),
+    )
+    freeze_today(monkeypatch, "2026-07-01")
+    only = row(skill)
+    assert (only.status, only.declared_status) == ("ACTIVE", "EXEMPT")
+    assert only.issues[:2] == [
+        "EXEMPTION_EXPIRED: the exemption expired 2026-06-30 (owner ops): the record is "
+        "ACTIVE again",
+        "UNPROTECTED: retained case 'nowhere' is not in agentic_eval.json",
+    ]
+    summary = show(skill).summary
+    assert (summary.active, summary.exempt, summary.exemption_expired) == (1, 0, 1)
+    assert (summary.unprotected, summary.never_proven_fail_before_fix) == (1, 1)
+    assert invoke("show", str(skill))[0] == 1
+    [result] = verify_skill(skill).verify.results  # type: ignore[union-attr]
+    assert (result.status, result.verdict) == ("ACTIVE", "weak")  # verified again, not skipped
 
 
 def test_open_incidents_that_no_regression_maps_are_listed(tmp_path: Path) -> None:
@@ -138,18 +245,25 @@ def invoke(*args: str) -> tuple[int, str]:
 
 
 def test_show_exit_codes(tmp_path: Path) -> None:
-    clean = guarded_skill(tmp_path, registry(record()), name="clean")
+    clean = proven_skill(tmp_path, name="clean")
     assert invoke("show", str(clean))[0] == 0
     unprotected = guarded_skill(tmp_path, registry(record(retained_case="x")), name="unprotected")
     code, output = invoke("show", str(unprotected))
     assert code == 1 and "UNPROTECTED" in output and "exit 1" in output
     assert invoke("show", str(unprotected), "--report-only")[0] == 0
-    unmapped = guarded_skill(tmp_path, registry(record(), incidents=[{"id": "i"}]), name="unmapped")
+    unmapped = proven_skill(tmp_path, name="unmapped")
+    path = unmapped / "fixtures" / "regressions.json"
+    path.write_text(json.dumps({**json.loads(path.read_text()), "incidents": [{"id": "i"}]}))
     assert invoke("show", str(unmapped))[0] == 1
-    stale = guarded_skill(
-        tmp_path, registry(record(evidence_class="live_e2e", last_proven="2000-01-01")), name="s"
-    )
-    assert invoke("show", str(stale))[0] == 0  # freshness is reported, not gated
+    stale = proven_skill(tmp_path, name="stale")
+    path = stale / "fixtures" / "regressions.json"
+    document = json.loads(path.read_text())
+    document["regressions"][0]["evidence_class"] = "live_e2e"
+    path.write_text(json.dumps(document))
+    with pytest.MonkeyPatch.context() as later:
+        freeze_today(later, "2099-01-01")
+        code, output = invoke("show", str(stale))
+    assert code == 0 and "STALE_LIVE_PROOF" in output  # freshness is reported, not gated
 
 
 def test_show_exits_2_on_invalid_input(tmp_path: Path) -> None:
@@ -163,7 +277,7 @@ def test_show_exits_2_on_invalid_input(tmp_path: Path) -> None:
 
 
 def test_show_writes_the_documented_fields(tmp_path: Path) -> None:
-    skill = guarded_skill(tmp_path, registry(record()))
+    skill = proven_skill(tmp_path)
     output = tmp_path / "show.json"
     assert invoke("show", str(skill), "-o", str(output))[0] == 0
     document = json.loads(output.read_text())
@@ -181,6 +295,10 @@ def test_show_writes_the_documented_fields(tmp_path: Path) -> None:
         "active",
         "unprotected",
         "never_proven_fail_before_fix",
+        "weak_proof",
+        "unverified_last_proven",
+        "proof_stale",
+        "exemption_expired",
         "stale_live_proof",
         "retired",
         "exempt",
@@ -214,7 +332,7 @@ def test_audit_walks_skills_skips_foreign_files_and_keeps_going(tmp_path: Path) 
     assert invoke("audit", str(tmp_path / "nope"))[0] == 2
 
 
-@pytest.mark.parametrize("command", ["show", "audit", "verify"])
+@pytest.mark.parametrize("command", ["show", "audit", "verify", "add"])
 def test_every_regressions_command_has_help_with_an_example(command: str) -> None:
     code, output = invoke(command, "--help")
     assert code == 0 and f"Example: agentic-evals regressions {command}" in output
