@@ -12,8 +12,9 @@ INSTALL_MODE=compat
 
 bootstrap() {
   local want
-  # The install method is part of the stamp, so that changing it reinstalls.
-  want="$( (cat "$HERE/pyproject.toml"; echo "$INSTALL_MODE") | sha256sum | cut -d' ' -f1)"
+  # The install method and the pinned versions are part of the stamp, so that changing
+  # either reinstalls.
+  want="$( (cat "$HERE/pyproject.toml" "$HERE/constraints.txt"; echo "$INSTALL_MODE") | sha256sum | cut -d' ' -f1)"
   if [[ -f "$STAMP" && "$(cat "$STAMP")" == "$want" ]]; then
     return
   fi
@@ -25,8 +26,9 @@ bootstrap() {
   fi
   echo "agentic-evals: preparing $VENV (first use)" >&2
   python3 -m venv "$VENV"
-  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
-    --config-settings "editable_mode=$INSTALL_MODE" -e "$HERE[test]" >&2
+  # constraints.txt pins every package (the build backend too, through PIP_CONSTRAINT).
+  PIP_CONSTRAINT="$HERE/constraints.txt" "$VENV/bin/python" -m pip install --quiet \
+    --disable-pip-version-check --config-settings "editable_mode=$INSTALL_MODE" -e "$HERE[test]" >&2
   echo "$want" >"$STAMP"
 }
 

@@ -87,16 +87,6 @@ def tally_fixture(trials: int = 2, **case: Any) -> dict[str, Any]:
     return {"version": 2, "skill": "tally", "trials": trials, "cases": [guard | case]}
 
 
-def registry_editing_fixture() -> dict[str, Any]:
-    """:func:`tally_fixture` whose guard appends to ``regressions.json`` while it runs.
-
-    On the shared tree (``isolation: none``): a trial's private view would keep the edit to
-    itself, and the registry would not change.
-    """
-    script = "echo ' ' >> regressions.json; bash ../tally.sh 2 3"
-    return tally_fixture(command=["bash", "-c", script], isolation="none")
-
-
 def mutation(find: str = "$1 + $2", replace: str = "$1 - $2", **extra: Any) -> dict[str, Any]:
     """A ``fail_before_fix`` that edits ``tally.sh``."""
     return {"mutation": {"path": "tally.sh", "find": find, "replace": replace, **extra}}

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Final, NamedTuple
 
-from agentic_evals.runner.isolation import copy as workspace
+from agentic_evals.runner.isolation import copy as workspace_copy
 
 SKIPPED_DIRS: Final = frozenset(
     {".git", ".hg", ".svn", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache"}
@@ -126,4 +126,4 @@ def link_venvs(source: Path, target: Path) -> list[str]:
 def remove_tree(root: Path) -> None:
     """Delete a broken tree, read-only directories included; links are removed, not followed."""
     if root.exists() or root.is_symlink():
-        workspace.remove(root)
+        workspace_copy.remove(root)

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import re
 import shutil
-import struct
 import subprocess
-import zlib
 from pathlib import Path
 
 import pytest
+from PIL import Image, ImageChops, ImageFilter
 
 from agentic_evals.reports.html import render_html
 from agentic_evals.reports.model import Report
@@ -22,6 +21,11 @@ from agentic_evals.reports.model import Report
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 needs_chromium = pytest.mark.skipif(
     CHROMIUM is None, reason="chromium is not installed (.ci/run installs Debian's package)"
+)
+TESSERACT = shutil.which("tesseract")
+needs_ocr = pytest.mark.skipif(
+    TESSERACT is None,
+    reason="tesseract is not installed (.ci/run installs Debian's tesseract-ocr package)",
 )
 READY_GREEN = (0x2E, 0x7D, 0x32)
 GAPS_ORANGE = (0xEF, 0x6C, 0x00)
@@ -42,58 +46,40 @@ def console_messages(stderr: str) -> list[str]:
     return [line for line in stderr.splitlines() if "CONSOLE" in line]
 
 
-def pixels(png: bytes) -> tuple[int, int, list[bytes]]:
-    """Width, height and RGB rows of an 8-bit RGB(A) PNG, decoded with the standard library."""
-    assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    at, data, width, height, channels = 8, b"", 0, 0, 3
-    while at < len(png):
-        (length,) = struct.unpack(">I", png[at : at + 4])
-        kind, body = png[at + 4 : at + 8], png[at + 8 : at + 8 + length]
-        if kind == b"IHDR":
-            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
-            assert depth == 8 and colour in (2, 6)
-            channels = 3 if colour == 2 else 4
-        elif kind == b"IDAT":
-            data += body
-        at += 12 + length
-    raw, stride, rows, previous = (
-        zlib.decompress(data),
-        width * channels,
-        [],
-        bytearray(width * channels),
+def ink(shot: Path) -> Image.Image:
+    """The screenshot as black text on white, badge text included.
+
+    OCR reads dark text on a light ground; a verdict badge draws light text on
+    its colour. Coloured pixels become ground, and the light holes inside a
+    badge (its letters: what closing the coloured area fills in) become ink.
+    """
+    with Image.open(shot) as image:
+        _, saturation, value = image.convert("RGB").convert("HSV").split()
+    badge = saturation.point(lambda s: 255 if s > 60 else 0)
+    closed = badge.filter(ImageFilter.MaxFilter(9)).filter(ImageFilter.MinFilter(9))
+    letters_in_badges = ImageChops.subtract(closed, badge)
+    dark_text = ImageChops.subtract(value.point(lambda v: 255 if v < 140 else 0), badge)
+    return ImageChops.invert(ImageChops.lighter(letters_in_badges, dark_text))
+
+
+def read_text(shot: Path, tmp_path: Path) -> str:
+    assert TESSERACT is not None
+    prepared = tmp_path / f"{shot.stem}-ink.png"
+    ink(shot).save(prepared)
+    done = subprocess.run(
+        [TESSERACT, str(prepared), "stdout"], capture_output=True, text=True, timeout=120
     )
-    for y in range(height):
-        filtering, line = (
-            raw[y * (stride + 1)],
-            bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)]),
-        )
-        for x in range(stride):
-            left = line[x - channels] if x >= channels else 0
-            up, corner = previous[x], previous[x - channels] if x >= channels else 0
-            if filtering == 1:
-                line[x] = (line[x] + left) & 255
-            elif filtering == 2:
-                line[x] = (line[x] + up) & 255
-            elif filtering == 3:
-                line[x] = (line[x] + (left + up) // 2) & 255
-            elif filtering == 4:
-                p = left + up - corner
-                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
-                line[x] = (
-                    line[x] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)
-                ) & 255
-        rows.append(bytes(b for i in range(0, stride, channels) for b in line[i : i + 3]))
-        previous = line
-    return width, height, rows
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
 
 
-def colour_rows(rows: list[bytes], colour: tuple[int, int, int]) -> list[int]:
-    wanted = bytes(colour)
-    return [
-        y
-        for y, row in enumerate(rows)
-        if any(row[i : i + 3] == wanted for i in range(0, len(row), 3))
-    ]
+def colour_rows(shot: Path, colour: tuple[int, int, int]) -> list[int]:
+    with Image.open(shot) as opened:
+        image = opened.convert("RGB")
+    width, height = image.size
+    data = image.load()
+    assert data is not None
+    return [y for y in range(height) if any(data[x, y] == colour for x in range(width))]
 
 
 def test_the_page_is_self_contained(mixed_report: Report) -> None:
@@ -122,6 +108,7 @@ def test_chromium_loads_the_page_without_console_errors(
 
 
 @needs_chromium
+@needs_chromium
 def test_the_console_check_does_see_errors(tmp_path: Path) -> None:
     page = tmp_path / "broken.html"
     page.write_text("<!DOCTYPE html><p>x</p><script>console.error('boom-marker')</script>")
@@ -129,18 +116,57 @@ def test_the_console_check_does_see_errors(tmp_path: Path) -> None:
     assert any("boom-marker" in line for line in console_messages(done.stderr)), done.stderr[-2000:]
 
 
+def screenshot(report: Report, tmp_path: Path) -> Path:
+    page = tmp_path / f"{report.skill}.html"
+    page.write_text(render_html(report), encoding="utf-8")
+    shot = tmp_path / f"{report.skill}.png"
+    done = chromium(page, tmp_path, f"--screenshot={shot}")
+    assert done.returncode == 0 and shot.is_file(), done.stderr[-2000:]
+    with Image.open(shot) as image:
+        assert image.size == (1200, 900)
+    return shot
+
+
 @needs_chromium
-def test_the_readiness_is_visible_in_a_screenshot(
+def test_the_readiness_badge_is_drawn_in_its_colour_near_the_top(
     mixed_report: Report, ready_report: Report, tmp_path: Path
 ) -> None:
     for report, colour in ((ready_report, READY_GREEN), (mixed_report, GAPS_ORANGE)):
-        page = tmp_path / f"{report.skill}.html"
-        page.write_text(render_html(report), encoding="utf-8")
-        shot = tmp_path / f"{report.skill}.png"
-        done = chromium(page, tmp_path, f"--screenshot={shot}")
-        assert done.returncode == 0 and shot.is_file(), done.stderr[-2000:]
-        width, height, rows = pixels(shot.read_bytes())
-        assert (width, height) == (1200, 900)
-        # The readiness word is drawn on its verdict's colour near the top of the page.
-        found = colour_rows(rows, colour)
+        found = colour_rows(screenshot(report, tmp_path), colour)
         assert found and min(found) < 200, (report.readiness, found[:5])
+
+
+@needs_chromium
+@needs_ocr
+def test_the_readiness_text_is_read_from_a_screenshot(
+    mixed_report: Report, ready_report: Report, tmp_path: Path
+) -> None:
+    for report in (ready_report, mixed_report):
+        text = read_text(screenshot(report, tmp_path), tmp_path)
+        line = next((line for line in text.splitlines() if "Readiness" in line), "")
+        # OCR may read an underscore as a space or drop it; the letters must all be there.
+        assert re.sub(r"[^A-Z]", "", line.split(":")[-1]) == report.readiness.replace("_", ""), (
+            report.readiness,
+            text[:400],
+        )
+
+
+@needs_chromium
+@needs_ocr
+def test_the_text_reader_does_not_see_a_readiness_that_is_not_drawn(
+    ready_report: Report, tmp_path: Path
+) -> None:
+    # The same page with its badge hidden: the check must not find READY there.
+    page = tmp_path / "hidden.html"
+    page.write_text(
+        render_html(ready_report).replace(
+            "</head>", "<style>strong.v{visibility:hidden}</style></head>"
+        ),
+        encoding="utf-8",
+    )
+    shot = tmp_path / "hidden.png"
+    assert chromium(page, tmp_path, f"--screenshot={shot}").returncode == 0
+    line = next(
+        (line for line in read_text(shot, tmp_path).splitlines() if "Readiness" in line), ""
+    )
+    assert "READY" not in line, line

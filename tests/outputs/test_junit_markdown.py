@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from junitparser import JUnitXml, TestSuite
 from lxml import etree
 from outputs_helpers import SHARED
 
@@ -62,6 +65,32 @@ def test_junit_maps_outcomes_claims_and_flaky_detail(
     assert (suite.get("tests"), suite.get("failures"), suite.get("skipped")) == ("8", "3", "1")
     props = {p.get("name"): p.get("value") for p in suite.iter("property")}
     assert props["readiness"] == "USABLE_WITH_GAPS"
+
+
+def test_a_common_junit_reader_sees_the_same_counts_and_results(
+    mixed_report: Report, tmp_path: Path
+) -> None:
+    # junitparser is the reader behind the widely used GitHub action that publishes test
+    # results; it reads the file, as CI does, and what it reads is what a CI page shows.
+    written = tmp_path / "junit.xml"
+    written.write_text(render_junit(mixed_report), encoding="utf-8")
+    xml = JUnitXml.fromfile(str(written))
+    suites = [xml] if isinstance(xml, TestSuite) else list(xml)
+    assert [suite.name for suite in suites] == ["outputs-sample"]
+    suite = suites[0]
+    assert (suite.tests, suite.failures, suite.errors, suite.skipped) == (8, 3, 0, 1)
+    read = {case.name: case for case in suite}
+    assert read["writes-receipt"].is_passed and read["claim:out.receipt"].is_passed
+    assert read["fails-loudly"].is_failure and not read["fails-loudly"].is_passed
+    assert read["needs-a-service"].is_skipped
+    assert read["claim:out.quiet"].is_failure
+    assert read["meets-a-rate-limit"].is_passed
+    assert "flaky: true" in (read["meets-a-rate-limit"].system_out or "")
+    assert all(case.classname == "outputs-sample" for case in suite)
+    assert all(case.time >= 0 for case in suite)
+    (failure,) = read["fails-loudly"].result
+    assert failure.message == "EXIT_CODE: exit code 1, expected 0"
+    assert "last 20 of 31 lines (11 cut)" in (failure.text or "")
 
 
 def test_junit_names_stay_unique_and_control_characters_are_replaced(

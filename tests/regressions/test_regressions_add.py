@@ -9,13 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner, Result
-from regression_helpers import (
-    TALLY,
-    record,
-    registry_editing_fixture,
-    structural,
-    tally_skill,
-)
+from regression_helpers import TALLY, record, structural, tally_fixture, tally_skill
 
 from agentic_evals.cli import cli
 from agentic_evals.regressions.audit import show_skill
@@ -151,8 +145,12 @@ def test_add_rejects_bad_input_without_running_or_writing(tmp_path: Path) -> Non
 
 
 def test_add_never_overwrites_a_registry_that_changed_meanwhile(tmp_path: Path) -> None:
-    # The guard itself edits the registry while it runs on the current tree.
-    editing = registry_editing_fixture()
+    # The guard itself edits the registry while it runs on the current tree; only a trial
+    # on the shared tree (isolation: none) can reach the user's file.
+    editing = tally_fixture(
+        command=["bash", "-c", "echo ' ' >> regressions.json; bash ../tally.sh 2 3"],
+        isolation="none",
+    )
     skill = tally_skill(tmp_path, structural("other"), fixture=editing)
     path = skill / "fixtures" / "regressions.json"
     ran = add(skill, "--id", "minus", "--case", "adds", "--mutation", *MINUS)

@@ -16,8 +16,8 @@ from regression_helpers import (
     mutation,
     record,
     registry,
-    registry_editing_fixture,
     structural,
+    tally_fixture,
     tally_skill,
 )
 
@@ -254,8 +254,12 @@ def test_write_is_atomic_and_never_clobbers_a_changed_registry(
         "agentic_eval.json",
         "regressions.json",
     ]
-    # The guard itself appends to the registry while it runs on the current tree.
-    editing = registry_editing_fixture()
+    # The guard itself appends to the registry while it runs on the current tree; only a
+    # trial on the shared tree (isolation: none) can reach the user's file.
+    editing = tally_fixture(
+        command=["bash", "-c", "echo ' ' >> regressions.json; bash ../tally.sh 2 3"],
+        isolation="none",
+    )
     changed = tally_skill(tmp_path, structural(), name="editing", fixture=editing)
     code, output = invoke(str(changed), "--write")
     assert code == 2 and "changed since it was loaded" in output
