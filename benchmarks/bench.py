@@ -47,6 +47,9 @@ A_REPEAT = 2  # (a) subtracts two timings per side: each round takes the mean of
 STARTUP_FLOOR = (
     "import click\nfrom pydantic import BaseModel\nclass Floor(BaseModel):\n    value: int"
 )
+# Every isolation and containment mechanism turned off: trials contained by the subreaper
+# and process groups alone, on the shared tree, as before isolation existed.
+NO_ISOLATION = "overlay,namespaces,userns,cgroups,watchdog,netns,rlimits,pdeathsig"
 BARE_LOOP = "import subprocess\nfor _ in range({n}): subprocess.run(['true'], capture_output=True)"
 
 # The in-process split of figure (a): one fresh interpreter, so the import
@@ -282,12 +285,20 @@ def figure_a(bench: Bench) -> None:
         Command("bare loop", [PYTHON, "-c", BARE_LOOP.format(n=spawns)], folder),
         Command("bare loop 1", [PYTHON, "-c", BARE_LOOP.format(n=1)], folder),
         Command("floor", [PYTHON, "-c", STARTUP_FLOOR], folder),
-    ]
+        *(
+            Command(f"{c.name} without isolation", ["env", f"AGENTIC_EVALS_DISABLE={NO_ISOLATION}",
+                                                    *c.argv], folder)
+            for c in (run_command("run", fixture, folder / "plain.json"),
+                      run_command("run 1x1", single, folder / "one-plain.json"))
+        ),
+    ]  # fmt: skip
     head = f"(a) run {cases}x{trials} true vs bare loop, per trial"
     try:
         for command in commands:
             require(command)
-        run, run_one, bare, bare_one, floor = bench.compare(commands, repeat=A_REPEAT)
+        run, run_one, bare, bare_one, floor, plain, plain_one = bench.compare(
+            commands, repeat=A_REPEAT
+        )
     except BenchError as error:
         not_measured(bench, head, error, f"<= {A_BOUND:.2f}x")
         return
@@ -302,6 +313,12 @@ def figure_a(bench: Bench) -> None:
     bench.emit(
         f"(a) info: start-up, run 1x1 vs bare loop of 1: {run_one:.3f} s / {bare_one:.3f} s; "
         f"floor of click + one pydantic model: {floor:.3f} s",
+        None,
+    )
+    per_plain = (plain - plain_one) / (spawns - 1)
+    bench.emit(
+        f"(a) info: per trial with every isolation mechanism on (the default) vs all off: "
+        f"{per_run * 1e6:.0f} us / {per_plain * 1e6:.0f} us = {per_run / per_plain:.2f}x",
         None,
     )
     bench.emit(

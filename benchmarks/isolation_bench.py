@@ -71,7 +71,7 @@ from pathlib import Path
 from agentic_evals.evidence.gates import load_fixture
 from agentic_evals.runner.isolation.run import RunIsolation
 path, trials = Path(sys.argv[1]), int(sys.argv[2])
-fixture = load_fixture(path).fixture
+fixture = load_fixture(path).model
 isolation = RunIsolation.start(fixture, path.parent, path.parent, "bench", frozenset())
 spent, changes = [], []
 def trials_in_a_thread():

@@ -134,17 +134,56 @@ class OracleContext:
             listed (the skill tree, or the workspace). ``artifact_root``
             should lie inside it; when it does not, every artifact check fails
             as unsafe.
-        workspace_changes: What the trial changed in its workspace copy; None
-            when the case runs without a workspace.
+        workspace_changes: What the trial changed in its private view (its
+            workspace, or the skill tree); None on the shared tree.
         roots: The directories of the built-in placeholders (``SKILL_ROOT``,
             ``FIXTURE_DIR``, ``WORKSPACE``): a path starting with one is read
             inside that directory, which is then its boundary.
+        pre_trial: The tree as it was before the trial, laid out like this
+            context; None on the shared tree (see :class:`PreTrialState`).
     """
 
     artifact_root: Path
     boundary: Path
     workspace_changes: WorkspaceChangesReport | None = None
     roots: Mapping[str, Path] = field(default_factory=dict)
+    pre_trial: PreTrialState | None = None
+
+
+PreTrialSource = Literal["lower", "copy_source"]
+"""Where a pre-trial state is read from: an overlay's lower layer, or a copy's source."""
+
+
+@dataclass(frozen=True)
+class PreTrialState:
+    """The tree as it was before one trial ran, for judging checks against it.
+
+    Evidence rules ask whether a check would also pass had the command done
+    nothing (the null trial): an artifact check is evaluated against
+    :meth:`oracle_context`, which reads the tree before the trial. Every
+    isolated trial has one:
+
+    - ``lower``: an overlay's lower layer, which the trial never writes to;
+    - ``copy_source``: the workspace input a copy was made from, which the
+      trial does not run in.
+
+    A trial on the shared tree (``isolation: none``) has none: it changed the
+    very files the state would be read from. The paths are valid while the
+    trial is judged, in the thread that judges it (the lower layer is a
+    read-only bind in that thread's private mount namespace), until the run
+    ends.
+    """
+
+    source: PreTrialSource
+    """``lower`` (overlay) or ``copy_source`` (the input of a copy)."""
+    root: Path
+    """The pre-trial counterpart of the trial's boundary (skill tree or workspace)."""
+    artifact_root: Path
+    """The pre-trial counterpart of the directory artifact paths are relative to."""
+
+    def oracle_context(self) -> OracleContext:
+        """An oracle context that reads artifacts from the pre-trial tree."""
+        return OracleContext(artifact_root=self.artifact_root, boundary=self.root)
 
 
 @dataclass

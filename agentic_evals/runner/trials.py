@@ -21,7 +21,6 @@ from agentic_evals.runner.capture import CapturedStream
 from agentic_evals.runner.environment import trial_environment
 from agentic_evals.runner.frame import TrialFrame, open_frame
 from agentic_evals.runner.hints import SEARCHED_BYTES, missing_dependency
-from agentic_evals.runner.isolation.pretrial import PreTrialState
 from agentic_evals.runner.isolation.run import ViewUnavailableError
 from agentic_evals.runner.plan import CasePlan, TrialSettings
 from agentic_evals.runner.process import ProcessResult, run_process
@@ -110,9 +109,6 @@ class UnjudgedTrial:
     """Limits the trial exceeded."""
     record: TrialIsolation | None = None
     """Its view and containment, for the report."""
-    pre_trial: PreTrialState | None = None
-    """The tree as it was before the trial (None on the shared tree), for judging checks
-    against what the trial started from."""
     kept: str | None = None
     """Where its changes were kept (``--keep-workspaces``), once its view was released."""
     verdict: TrialReport | None = None
@@ -222,21 +218,14 @@ def _execute(
         exceeded: tuple[Problem, ...] = ()
         if result.start_error is None and contained is not None:
             exceeded = tuple(contained.exceeded(result.term_signal, result.exit_code))
-        base, roots = view.context, _roots(settings, copy)
-        context = OracleContext(base.artifact_root, base.boundary, view.changes(), roots)
+        context = replace(
+            view.context, workspace_changes=view.changes(), roots=_roots(settings, copy)
+        )
     except BaseException:
         result.close()
         raise
     return UnjudgedTrial(
-        plan,
-        number,
-        result,
-        context,
-        traced,
-        exceeded,
-        frame.record,
-        view.pre_trial,
-        command=(case_argv, env),
+        plan, number, result, context, traced, exceeded, frame.record, command=(case_argv, env)
     )
 
 

@@ -5,22 +5,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import threading
 from pathlib import Path
 
-import pytest
 from isolation_helpers import case, fixture, needs_overlay, run
 
-from agentic_evals.contract.layout import FixtureLayout
-from agentic_evals.contract.models import Expected
-from agentic_evals.evidence.gates import load_fixture
-from agentic_evals.oracles.artifacts import check as artifact_check
 from agentic_evals.reports.model import Report
-from agentic_evals.runner.confinement import confined
-from agentic_evals.runner.isolation.run import RunIsolation
 from agentic_evals.runner.isolation.views import UPPER_PREFIX
-from agentic_evals.runner.plan import CasePlanner, TrialSettings
-from agentic_evals.runner.trials import execute_trial
 
 WRITES = "mkdir -p out && echo '{\"n\": 1}' > out/n.json"
 
@@ -137,78 +127,10 @@ def test_keep_workspaces_keeps_the_upper_layer_of_the_tree(tmp_path: Path) -> No
         shutil.rmtree(kept)
 
 
-@needs_overlay
-@pytest.mark.parametrize("with_workspace", [False, True], ids=["tree", "workspace"])
-def test_the_pre_trial_state_is_the_tree_before_the_trial(
-    tmp_path: Path, with_workspace: bool
-) -> None:
-    skill = tmp_path / "skill"
-    (skill / "data").mkdir(parents=True)
-    (skill / "data" / "before.txt").write_text("before\n")
-    workspace = {"workspace": {"input": "data"}} if with_workspace else {}
-    path = fixture(skill, [case("edits", "true", **workspace)])
-    loaded = load_fixture(path)
-    model = loaded.model
-    assert model is not None
-    isolation = RunIsolation.start(model, skill, skill, "pretrial", frozenset())
-    found: list[object] = []
-
-    def in_a_trial_thread() -> None:
-        view = isolation.open_view(model.cases[0], skill / "data" if workspace else None)
-        prefix = Path("") if with_workspace else Path("data")
-        (view.cwd / prefix / "before.txt").write_text("changed by the trial\n")
-        (view.cwd / prefix / "after.txt").write_text("made by the trial\n")
-        pre = view.pre_trial
-        assert pre is not None and pre.source == "lower"
-        found.append((pre.artifact_root / prefix / "before.txt").read_text())
-        found.append((pre.artifact_root / prefix / "after.txt").exists())
-        checks = [{"path": str(prefix / "after.txt"), "exists": True}]
-        expected = Expected.model_validate({"exit_code": 0, "artifacts": checks})
-        outcome = artifact_check(expected, None, pre.oracle_context())  # type: ignore[arg-type]
-        found.append([p.code for p in outcome.problems])
-        view.finish(False)
-
-    worker = threading.Thread(target=in_a_trial_thread)
-    worker.start()
-    worker.join()
-    isolation.close()
-    assert found == ["before\n", False, ["ARTIFACT_MISSING"]]
-    assert (skill / "data" / "before.txt").read_text() == "before\n"
-
-
 def test_the_report_validates(tmp_path: Path, assert_valid_report: object) -> None:
     report = run(fixture(tmp_path / "skill", [case("plain", "true")]))
     assert callable(assert_valid_report)
     assert_valid_report(json.loads(report.model_dump_json(by_alias=True)))
-
-
-@needs_overlay
-def test_an_executed_trial_carries_its_pre_trial_state(tmp_path: Path) -> None:
-    skill = tmp_path / "skill"
-    path = fixture(skill, [case("writes", "echo new > made.txt")], trials=1)
-    loaded = load_fixture(path)
-    assert loaded.model is not None
-    with confined(loaded.model, skill, skill, "carries", os.environ) as confinement:
-        settings = TrialSettings(
-            run_id="carries",
-            layout=FixtureLayout(skill, skill, skill),
-            base_env=dict(os.environ),
-            default_timeout=30,
-            grace_seconds=0.5,
-            stream_cap=2**20,
-            isolation=confinement.isolation,
-            containment=confinement.containment,
-        )
-        plan = CasePlanner(settings).plan(loaded.model.cases[0], "probe::writes")
-        trial = execute_trial(plan, 1, settings, preexisting=None)
-        try:
-            assert trial.pre_trial is not None and trial.pre_trial.source == "lower"
-            assert not (trial.pre_trial.artifact_root / "made.txt").exists()
-            assert (trial.pre_trial.artifact_root / "fixture.json").exists()
-            assert trial.context.workspace_changes is not None
-            assert trial.context.workspace_changes.added == ["made.txt"]
-        finally:
-            trial.close()
 
 
 @needs_overlay

@@ -260,26 +260,6 @@ def test_parallel_trials_each_get_their_own_copy(tmp_path: Path) -> None:
     assert (root / "log.txt").read_text() == "orig\n"
 
 
-def test_snapshot_and_changes(tmp_path: Path) -> None:
-    source, copied = tmp_path / "source", tmp_path / "copy"
-    for root in (source, copied):
-        root.mkdir()
-        (root / "a").write_text("1")
-        (root / "same").write_text("kept")
-        (root / "d").mkdir()
-        (root / "l").symlink_to("a")
-    before = workspace.snapshot(copied)
-    assert before["a"].kind == "file" and before["a"].size == 1
-    assert before["d"].kind == "dir" and before["l"].kind == "symlink"
-    (copied / "a").write_text("2")  # same size, other content: found by hashing
-    (copied / "same").write_text("kept")  # rewritten with the same bytes: not a change
-    (copied / "l").unlink()
-    (copied / "l").symlink_to("d")
-    (copied / "d" / "x").write_text("")
-    found = workspace.changes(before, workspace.snapshot(copied), copied, source)
-    assert found.model_dump() == {"added": ["d/x"], "changed": ["a", "l"], "removed": []}
-
-
 def test_every_kind_of_change_is_recorded_alike_in_both_modes(tmp_path: Path) -> None:
     root = data(tmp_path)
     (root / "tree" / "deep").mkdir(parents=True)
@@ -368,27 +348,3 @@ def test_a_fifo_the_trial_makes_is_recorded_without_being_read(tmp_path: Path) -
     trial = report.cases[0].trials[0]
     assert trial.outcome == "PASS" and trial.workspace_changes is not None
     assert trial.workspace_changes.added == ["made"]
-
-
-def test_a_copy_that_fails_leaves_nothing_behind(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import tempfile
-
-    root = data(tmp_path / "skill")
-    scratch = tmp_path / "scratch"
-    scratch.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
-    calls = {"n": 0}
-    real = workspace._copy_file
-
-    def fails_on_the_second(source: str, destination: Path) -> bool:
-        calls["n"] += 1
-        if calls["n"] == 2:
-            raise OSError(5, "Input/output error")
-        return real(source, destination)
-
-    monkeypatch.setattr(workspace, "_copy_file", fails_on_the_second)
-    with pytest.raises(workspace.WorkspaceUnavailableError, match="Input/output error"):
-        workspace.create(root)
-    assert list(scratch.iterdir()) == []

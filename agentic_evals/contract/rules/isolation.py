@@ -3,8 +3,10 @@
 - ``isolation: copy`` copies the case's workspace: a case that resolves to
   ``copy`` (its own value, or the fixture's) must have a workspace, its own
   or the fixture's.
-- ``expected.workspace_changes`` asks what the trial changed, which a trial
-  on the shared tree (``isolation: none``) cannot tell without a workspace.
+- ``isolation: none`` runs on the shared tree: a case that resolves to it
+  can have no workspace (a workspace is a private copy), and no
+  ``expected.workspace_changes`` (nothing records what a trial on the shared
+  tree changed).
 
 Like the other semantic rules they read the raw document defensively.
 """
@@ -37,12 +39,17 @@ def isolation_findings(document: dict[str, object]) -> list[Finding]:
                 "(add workspace: {input: DIR}, or use auto or overlay)"
             )
             found.append(finding(codes.SCHEMA_CONFLICT, where, message))
+        if mode == "none" and has_workspace:
+            message = (
+                f"case {name!r}: isolation none runs on the shared tree, and the case has a "
+                "workspace, which runs in a private copy (use auto or copy, or drop the workspace)"
+            )
+            found.append(finding(codes.SCHEMA_CONFLICT, where, message))
         expected = case.get("expected")
-        watches = isinstance(expected, dict) and "workspace_changes" in expected
-        if mode == "none" and watches and not has_workspace:
+        if mode == "none" and isinstance(expected, dict) and "workspace_changes" in expected:
             message = (
                 f"case {name!r}: expected.workspace_changes needs a private view, and isolation "
-                "none runs on the shared tree without a workspace"
+                "none runs on the shared tree, where no change is recorded"
             )
             parts: list[str | int] = ["cases", index, "expected", "workspace_changes"]
             found.append(finding(codes.SCHEMA_CONFLICT, parts, message))

@@ -6,8 +6,9 @@
   :mod:`.overlay` mounts overlays in it; :mod:`.upper` reads a trial's changes
   from its upper layer;
 - :mod:`.copy` is the copy of a workspace, for when overlays are unavailable;
-- :mod:`.views` is what a trial runs in, whatever the mode, and
-  :mod:`.pretrial` the tree as it was before the trial;
+- :mod:`.views` is what a trial runs in, whatever the mode, with the tree as
+  it was before the trial
+  (:class:`~agentic_evals.oracles.base.PreTrialState`);
 - :mod:`.run` ties them together for one run.
 
 See ``docs/isolation.md`` for what each mode guarantees and what it does not.

@@ -23,13 +23,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from agentic_evals.oracles.base import OracleContext
+from agentic_evals.oracles.base import OracleContext, PreTrialState
 from agentic_evals.reports.model import WorkspaceChangesReport
 from agentic_evals.runner.environment import trial_cwd
 from agentic_evals.runner.isolation import copy
 from agentic_evals.runner.isolation.modes import Mode
 from agentic_evals.runner.isolation.overlay import Overlay, TreeView
-from agentic_evals.runner.isolation.pretrial import PreTrialState
 from agentic_evals.runner.isolation.upper import copy_upper, upper_changes
 
 UPPER_PREFIX = "agentic-evals-upper-"
@@ -44,9 +43,7 @@ class TrialView:
     cwd: Path
     """The trial's working directory."""
     context: OracleContext
-    """Where its artifacts resolve (no changes recorded yet)."""
-    pre_trial: PreTrialState | None
-    """The tree before the trial; None on the shared tree."""
+    """Where its artifacts resolve, and the tree before the trial (no changes recorded yet)."""
     not_copied: list[str] = field(default_factory=list)
     """Special files a copy left out."""
 
@@ -63,7 +60,7 @@ class TrialView:
 def shared_view(fixture_dir: Path, boundary: Path, case_cwd: str | None) -> TrialView:
     """The shared skill tree (``isolation: none``)."""
     context = OracleContext(artifact_root=fixture_dir, boundary=boundary)
-    return TrialView("none", trial_cwd(fixture_dir, case_cwd), context, None)
+    return TrialView("none", trial_cwd(fixture_dir, case_cwd), context)
 
 
 class CopyView(TrialView):
@@ -77,9 +74,9 @@ class CopyView(TrialView):
         except BaseException:
             copy.remove(copied.root)
             raise
-        context = OracleContext(artifact_root=copied.root, boundary=copied.root)
         pre = PreTrialState("copy_source", source, source)
-        super().__init__("copy", trial_cwd(copied.root, case_cwd), context, pre, copied.skipped)
+        context = OracleContext(copied.root, copied.root, pre_trial=pre)
+        super().__init__("copy", trial_cwd(copied.root, case_cwd), context, copied.skipped)
 
     def changes(self) -> WorkspaceChangesReport:
         """Compare the copy with its snapshot, hashing only files whose stat changed."""
@@ -100,7 +97,7 @@ class TreePlace(NamedTuple):
     """The fixture directory relative to the tree (POSIX; ``.`` at the root)."""
     cwd: Path
     context: OracleContext
-    pre_trial: PreTrialState
+    """Where artifacts resolve, with the pre-trial state (the lower layer)."""
 
 
 def tree_place(
@@ -108,9 +105,9 @@ def tree_place(
 ) -> TreePlace:
     """Work out a :class:`TreePlace` (once per thread and case: it is the same for every trial)."""
     fixture = fixture_dir.relative_to(boundary).as_posix()
-    context = OracleContext(artifact_root=fixture_dir, boundary=boundary)
     pre = PreTrialState("lower", tree.lower, tree.lower / fixture)
-    return TreePlace(fixture, trial_cwd(fixture_dir, case_cwd), context, pre)
+    context = OracleContext(fixture_dir, boundary, pre_trial=pre)
+    return TreePlace(fixture, trial_cwd(fixture_dir, case_cwd), context)
 
 
 class OverlayView(TrialView):
@@ -129,7 +126,7 @@ class OverlayView(TrialView):
         self._tree_overlay = overlay
         self._fixture = place.fixture
         self._workspace = workspace
-        super().__init__("overlay", place.cwd, place.context, place.pre_trial)
+        super().__init__("overlay", place.cwd, place.context)
 
     @classmethod
     def with_workspace(
@@ -162,10 +159,8 @@ class OverlayView(TrialView):
         except OSError:
             os.rmdir(target)
             raise
-        context = OracleContext(artifact_root=target, boundary=target)
-        own = TreePlace(
-            ".", trial_cwd(target, case_cwd), context, PreTrialState("lower", lower, lower)
-        )
+        context = OracleContext(target, target, pre_trial=PreTrialState("lower", lower, lower))
+        own = TreePlace(".", trial_cwd(target, case_cwd), context)
         return cls(overlay, own, layer)
 
     def changes(self) -> WorkspaceChangesReport:
