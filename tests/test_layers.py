@@ -17,6 +17,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "agentic_evals"
 LAYERS = (
     "agentic_evals",
     "codes",
+    "rule_texts",
     "exitcodes",
     "clock",
     "redact",

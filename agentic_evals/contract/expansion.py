@@ -1,7 +1,6 @@
 """Expansion of a fixture document: ``defaults``, parametrized cases and their placeholders.
 
-A fixture is checked and run as its *expanded* document, worked out from the
-document as written before anything else looks at it:
+A fixture is checked and run as its *expanded* document, worked out first:
 
 1. ``defaults`` (the fields of :class:`~agentic_evals.contract.models.CaseDefaults`)
    are merged into every case; a case's own value wins, and ``env`` merges
@@ -15,15 +14,13 @@ document as written before anything else looks at it:
    ``equals_artifact.path``). An expanded case has no ``parametrize``: its
    hashes are those of its own content.
 3. In those same places every ``${...}`` left must be a built-in
-   (:mod:`~agentic_evals.contract.placeholders`): an unknown one is an
-   error, ``${WORKSPACE}`` needs a workspace, and a built-in only
-   starts a path.
+   (:mod:`~agentic_evals.contract.placeholders`): an unknown one is an error,
+   ``${WORKSPACE}`` needs a workspace, and a built-in only starts a path.
 
 Every pointer of the expanded document maps back to the value it came from
 in the document as written (:class:`~agentic_evals.documents.expansion.Expanded`),
-so a finding about an expanded case is located at its source line.
-A ``parametrize`` the models reject is left in place, unexpanded, for the
-schema to report in its own words.
+so a finding about an expanded case is located at its source line. A
+``parametrize`` the models reject is left unexpanded, for the schema to report.
 """
 
 from __future__ import annotations

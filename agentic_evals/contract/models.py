@@ -10,14 +10,12 @@ from typing import Annotated, Literal
 
 from pydantic import Field, JsonValue
 
+from agentic_evals.contract.claims import CapabilityClaim, ProofClaims, Seam
 from agentic_evals.contract.isolation import IsolationSettings
 from agentic_evals.contract.placeholders import PARAMETER_PATTERN
 from agentic_evals.contract.vocabulary import (
     ArtifactComparison,
     CaseType,
-    ClaimSemantics,
-    Criticality,
-    DomainProfile,
     EvalKind,
     EvidenceClass,
     QualificationTier,
@@ -206,81 +204,6 @@ class Case(CaseDefaults, IsolationSettings):
     parametrize: Parametrize | None = None
     """Expand the case into one case per combination of these variables' values (the cross
     product); ``${VAR}`` is replaced wherever the built-in placeholders are."""
-
-
-class Exemption(InputModel):
-    """A time-limited, owned exemption from one evidence class."""
-
-    evidence_class: EvidenceClass | None = None
-    """The exempted class."""
-    reason_code: str | None = None
-    """Why, as a code."""
-    justification: str | None = None
-    """Why, in words."""
-    owner: str | None = None
-    """Who answers for it."""
-    expires: str | None = None
-    """ISO date or datetime after which it no longer applies."""
-
-
-class AdmittedEvidence(InputModel):
-    """Hashes of a case admitted as evidence for a claim."""
-
-    case: NonEmptyStr
-    """The case name."""
-    test_source_sha256: str | None = None
-    """Admitted hash of the case without ``expected``."""
-    oracle_sha256: str | None = None
-    """Admitted hash of ``expected``."""
-
-
-class CapabilityClaim(InputModel):
-    """A capability the skill asserts."""
-
-    id: NonEmptyStr
-    """Unique claim id."""
-    description: str = ""
-    """What the claim says."""
-    criticality: Criticality = "critical"
-    """``critical`` (default), ``important`` or ``optional``."""
-    evidence_required: (
-        dict[EvidenceClass, bool] | Annotated[list[EvidenceClass], Field(min_length=1)]
-    )
-    """Required evidence classes: ``{class: true}`` or a list."""
-    claim_semantics: ClaimSemantics | None = None
-    """Kind of claim; required for critical claims."""
-    domain_profile: DomainProfile | None = None
-    """Representation matrix; required for value-bearing claims."""
-    invariant: str | None = None
-    """The invariant in the customer's words."""
-    exemptions: list[Exemption] = Field(default_factory=list)
-    """Explicit, expiring exemptions."""
-    admitted_evidence: list[AdmittedEvidence] = Field(default_factory=list)
-    """Cases admitted as evidence, pinned by hash."""
-
-
-class Seam(InputModel):
-    """A place where regressions can enter."""
-
-    seam_id: NonEmptyStr
-    """Unique seam id."""
-    seam_type: str = ""
-    """Kind of seam, e.g. ``value-representation``."""
-    criticality: str = "critical"
-    """How bad a regression here would be."""
-    required_evidence: list[EvidenceClass] | dict[EvidenceClass, bool] = Field(default_factory=list)
-    """Evidence classes a capable guard must exist in."""
-    claim_id: str | None = None
-    """The claim this seam belongs to."""
-
-
-class ProofClaims(InputModel):
-    """Proof-scope prose, reported verbatim."""
-
-    proves: str | None = None
-    """What the fixture proves."""
-    does_not_prove: str | None = None
-    """What it does not prove."""
 
 
 class Fixture(IsolationSettings):

@@ -13,7 +13,8 @@ import datetime as dt
 from collections.abc import Sequence
 
 from agentic_evals import codes
-from agentic_evals.contract.models import CapabilityClaim, Case, Fixture
+from agentic_evals.contract.claims import CapabilityClaim
+from agentic_evals.contract.models import Case, Fixture
 from agentic_evals.contract.vocabulary import VALUE_BEARING
 from agentic_evals.evidence.facts import CaseEvidence
 from agentic_evals.judge.claims import ClaimBasis

@@ -16,7 +16,7 @@ from collections.abc import Collection
 from typing import NamedTuple
 
 from agentic_evals import codes
-from agentic_evals.contract.models import Exemption
+from agentic_evals.contract.claims import Exemption
 from agentic_evals.contract.rules.claims import REQUIRED_FIELDS, parse_expires
 from agentic_evals.reports.model import ExemptEvidence, IgnoredExemption
 

@@ -21,7 +21,7 @@ them it counts for none of its claims (``SHARED_LIVE_CASE``).
 from __future__ import annotations
 
 from agentic_evals import codes
-from agentic_evals.contract.models import AdmittedEvidence, CapabilityClaim
+from agentic_evals.contract.claims import AdmittedEvidence, CapabilityClaim
 
 
 def normalise_hash(value: str) -> str:

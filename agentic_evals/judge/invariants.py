@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from agentic_evals.contract.models import Seam
+from agentic_evals.contract.claims import Seam
 from agentic_evals.contract.vocabulary import MATRICES, VALUE_SEAM_TYPE
 from agentic_evals.reports.model import ClaimEvidence, Independence
 

@@ -21,9 +21,9 @@ from typing import Final
 from urllib.parse import quote
 
 from agentic_evals import __version__
-from agentic_evals.codes import rule_text
 from agentic_evals.documents.findings import Finding, Severity, finding
 from agentic_evals.reports.model import Report
+from agentic_evals.rule_texts import rule_text
 
 SARIF_VERSION: Final = "2.1.0"
 SARIF_SCHEMA: Final = "https://json.schemastore.org/sarif-2.1.0.json"

@@ -6,9 +6,8 @@ number) and read back in fixture order; trials run side by side only when
 they cannot see each other's files (each in its own private view), while a
 trial on the shared tree (``isolation: none``) runs alone, after every trial
 before it and before every trial after it; and escaped descendants are
-attributed by the trial's cgroup or private namespace, never by timing or
-by an environment a process can clear. Where neither exists, a parallel run
-runs serially, and the summary says so.
+attributed by the trial's cgroup or private namespace, never by timing or by
+an environment a process can clear; where neither exists, it runs serially.
 """
 
 from __future__ import annotations

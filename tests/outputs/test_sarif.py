@@ -13,9 +13,9 @@ from click.testing import CliRunner
 from outputs_helpers import REPO, SAMPLES, SHARED
 
 from agentic_evals.cli import cli
-from agentic_evals.codes import rule_text
 from agentic_evals.reports.model import Report
 from agentic_evals.reports.render import render
+from agentic_evals.rule_texts import rule_text
 
 SCHEMA = SHARED / "reference" / "sarif-2.1.0" / "sarif-schema-2.1.0.json"
 
