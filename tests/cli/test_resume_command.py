@@ -46,7 +46,11 @@ def history_runs() -> list[dict[str, Any]]:
 
 
 def interrupt(fixture: Path, output: Path, log: Path, jobs: int) -> dict[str, Any]:
-    """Run ``fixture`` and send SIGTERM once five trials started; the partial report."""
+    """Run ``fixture`` and send SIGTERM once six trials started; the partial report.
+
+    Six, so that at least four have finished even with two trials in flight under
+    ``--jobs 2`` (those are killed and dropped).
+    """
     command = [sys.executable, "-m", "agentic_evals", "run", str(fixture), "-o", str(output)]
     runner = subprocess.Popen(
         [*command, "--jobs", str(jobs), "--progress", "plain"],
@@ -56,7 +60,7 @@ def interrupt(fixture: Path, output: Path, log: Path, jobs: int) -> dict[str, An
     )
     try:
         for _ in range(12_000):  # up to four minutes on a loaded machine
-            if len(ran(log)) >= 5 or runner.poll() is not None:
+            if len(ran(log)) >= 6 or runner.poll() is not None:
                 break
             time.sleep(0.02)
         assert runner.poll() is None, runner.communicate()
