@@ -21,6 +21,8 @@ from typing import Annotated, Any, Final, NamedTuple
 from pydantic import ConfigDict, Field, ValidationError
 
 from agentic_evals.documents.base import InputModel
+from agentic_evals.documents.bounded import BoundError, read_regular
+from agentic_evals.limits import MAX_DOCUMENT_BYTES
 from agentic_evals.reports.model import ConfigurationReport
 from agentic_evals.reports.terminal import ColourChoice, ProgressMode
 
@@ -79,10 +81,13 @@ class LoadedConfiguration(NamedTuple):
 def _table(path: Path) -> dict[str, Any] | None:
     """The agentic-evals table of ``path``, or None when a pyproject.toml has none."""
     try:
-        document = tomllib.loads(path.read_text(encoding="utf-8"))
+        document = tomllib.loads(read_regular(path, MAX_DOCUMENT_BYTES).decode("utf-8"))
+    except BoundError as error:
+        raise ConfigurationError(f"{path}: cannot read: {error.rule}") from None
     except (OSError, UnicodeDecodeError) as error:
         raise ConfigurationError(f"{path}: cannot read: {error}") from None
-    except tomllib.TOMLDecodeError as error:
+    except (tomllib.TOMLDecodeError, ValueError) as error:
+        # ValueError: an integer longer than Python converts (MAX_INT_DIGITS).
         raise ConfigurationError(f"{path}: not valid TOML: {error}") from None
     if path.name != PYPROJECT:
         return document

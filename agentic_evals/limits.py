@@ -18,7 +18,10 @@ MAX_REPORT_BYTES: Final = 512 * 2**20
 ``merge``, ``report``, ``compare``, ``history import``, envelopes given to
 ``import eee``): 512 MiB."""
 MAX_DEPTH: Final = 64
-"""Deepest nesting of arrays and objects in any document read; deeper is refused."""
+"""Deepest nesting of arrays and objects in any document people write; deeper is refused."""
+MAX_REPORT_DEPTH: Final = 2 * MAX_DEPTH
+"""Deepest nesting in a document the tool wrote (a report embeds values of a
+fixture, themselves up to ``MAX_DEPTH`` deep, a few levels down)."""
 MAX_VALUES: Final = 200_000
 """Values a YAML document may expand to through aliases; more is an alias bomb."""
 MAX_INT_DIGITS: Final = 4_300

@@ -30,6 +30,14 @@ def verdict_code(*, not_ready: bool, report_only: bool = False, invalid: bool = 
     return ExitCode.NOT_READY if not_ready and not report_only else ExitCode.OK
 
 
+def command_name() -> str:
+    """The running command as typed after the program name (``regressions verify``)."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is None:
+        return ""
+    return ctx.command_path.removeprefix(f"{ctx.find_root().info_name} ")
+
+
 def refuse(command: str, error: Exception | str) -> NoReturn:
     """Say why ``command`` cannot work on its input, and exit 2 (invalid input or usage)."""
     click.echo(f"agentic-evals {command}: {error}", err=True)
@@ -42,9 +50,27 @@ def echo_findings(findings: list[Finding]) -> None:
         click.echo(finding.render(), err=True)
 
 
-def summary_stream(*outputs: Path | None) -> IO[str]:
-    """Where the summary goes: stderr when a document takes stdout (``-o -``, ``--html -``)."""
-    return sys.stderr if any(o is not None and str(o) == "-" for o in outputs) else sys.stdout
+def summary_stream(*outputs: Path | None) -> IO[str] | None:
+    """Where the summary goes: stderr when a document takes stdout (``-o -``, ``--html -``).
+
+    ``None`` when that stream is closed (:func:`show` then says so).
+    """
+    from agentic_evals.reports.json_out import stream_of
+
+    taken = any(o is not None and stream_of(o) is sys.stdout for o in outputs)
+    return sys.stderr if taken else sys.stdout
+
+
+def show(text: str, stream: IO[str] | None, *, colour: bool = False) -> None:
+    """Print ``text`` (no newline added) on ``stream``, stdout or stderr.
+
+    Raises:
+        OutputError: the stream is closed, full or a broken pipe (exit 2, as
+            for any output that cannot be written).
+    """
+    from agentic_evals.reports.json_out import write_stream
+
+    write_stream(stream, text if colour else click.unstyle(text))
 
 
 def emit(
@@ -63,12 +89,15 @@ def emit(
     written after it through the same atomic writer. ``written`` are outputs the
     command wrote before; like the others, they decide where the summary goes.
     """
+    from agentic_evals.cli._report_out import check_outputs
     from agentic_evals.reports.json_out import write_model_atomic, write_text_atomic
 
+    planned = [output if document is not None else None, *(path for path, _ in texts)]
+    check_outputs(command_name(), planned)
     if output is not None and document is not None:
         write_model_atomic(output, document)
     for path, text in texts:
         write_text_atomic(path, text)
     stream = summary_stream(output, *(path for path, _ in texts), *written)
-    click.echo(summary, nl=False, err=stream is sys.stderr, color=colour)
+    show(summary, stream, colour=colour)
     finish(code)

@@ -37,17 +37,19 @@ def apply_scaffolds(
     with a fixture, a delegation, an exemption or a legacy fixture are skipped
     with the reason; --force replaces scaffolds, never hand-written fixtures.
     """
-    from agentic_evals.reports.json_out import write_model_atomic
+    from agentic_evals.cli._report_out import check_outputs
+    from agentic_evals.reports.json_out import stream_of, write_model_atomic
     from agentic_evals.skills.apply import apply_scaffolds as run_apply
     from agentic_evals.skills.audit import AuditInputError
     from agentic_evals.skills.render import render_receipt
 
+    check_outputs("apply-scaffolds", [output])
     try:
         receipt = run_apply(root, write=write, force=force, limit=limit)
     except AuditInputError as error:
         refuse("apply-scaffolds", error)
     target = output if output is not None else Path("-")
     write_model_atomic(target, receipt)
-    if str(target) != "-":
+    if stream_of(target) is None:
         click.echo(render_receipt(receipt), nl=False)
     finish(ExitCode.INVALID if receipt.failed else ExitCode.OK)

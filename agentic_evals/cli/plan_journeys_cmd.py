@@ -61,10 +61,12 @@ def plan_journeys(
     plan also lists weak oracles, claim traceability and missing critical
     journeys. A control named by selector instead of QID is invalid input.
     """
+    from agentic_evals.cli._report_out import check_outputs
     from agentic_evals.reports.json_out import write_model_atomic
     from agentic_evals.skills.journeys.plan import JourneyInputs, plan_journeys, scaffold_fragment
     from agentic_evals.skills.render import render_plan
 
+    check_outputs("plan-journeys", [output, scaffold_output])
     result = plan_journeys(JourneyInputs(fixture, requirements, inventory, state_graph))
     echo_findings(result.errors)
     if result.plan is None:

@@ -90,6 +90,7 @@ def add(
     last_proven and verification record, the file's mode kept) only when the
     guard fails on the broken tree for the record's reason and passes now.
     """
+    from agentic_evals.cli._report_out import check_outputs
     from agentic_evals.regressions.add import AddRequest, add_regression
     from agentic_evals.regressions.render import render_verify
     from agentic_evals.regressions.skill import RegressionsInputError
@@ -99,6 +100,7 @@ def add(
     misuse = _misuse(patch, git_ref, mutation, count)
     if misuse is not None:
         refuse("regressions add", misuse)
+    check_outputs("regressions add", [output])
     request = AddRequest(
         regression_id=regression_id,
         retained_case=retained_case,

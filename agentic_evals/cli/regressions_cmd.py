@@ -185,11 +185,13 @@ def verify(
     is: it must PASS. A proof_command's output is its own word: it is at most
     weak, never verified.
     """
+    from agentic_evals.cli._report_out import check_outputs
     from agentic_evals.regressions.render import render_verify
     from agentic_evals.regressions.skill import RegressionsInputError
     from agentic_evals.regressions.verify import VerifyOptions, verify_skill
     from agentic_evals.regressions.write import RegistryChangedError
 
+    check_outputs("regressions verify", [output])
     options = VerifyOptions(
         timeout_seconds=timeout_seconds, guard=guard, write=write, keep=keep, evals=evals
     )

@@ -18,8 +18,10 @@ from agentic_evals.exitcodes import ExitCode
 )
 def schema(kind: str, output: Path | None) -> None:
     """Print the JSON Schema (draft 2020-12) of a document agentic-evals reads or writes."""
+    from agentic_evals.cli._report_out import check_outputs
     from agentic_evals.cli.schemas import spec
     from agentic_evals.reports.json_out import dump_value, write_text_atomic
 
+    check_outputs("schema", [output])
     write_text_atomic(output or Path("-"), dump_value(spec(kind).build()))
     finish(ExitCode.OK)

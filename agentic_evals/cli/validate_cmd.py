@@ -27,10 +27,14 @@ def validate(fixtures: tuple[Path, ...], output: Path | None, strict: bool, fmt:
     are skipped and named. Exits 0 when every fixture is valid, 2 when any is
     rejected or none was found.
     """
+    from agentic_evals.cli._report_out import check_outputs
     from agentic_evals.evidence.validate import validate_paths
     from agentic_evals.reports.json_out import dump_value, write_text_atomic
 
+    check_outputs("validate", [output])
     result = validate_paths(list(fixtures), strict=strict)
+    # A folder's fixtures are inputs too: found only now, checked before anything is written.
+    check_outputs("validate", [output], [verdict.path for verdict in result.files])
     lines: list[str] = []
     for verdict in result.files:
         lines.extend(finding.render() for finding in verdict.findings)

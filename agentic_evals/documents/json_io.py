@@ -14,9 +14,11 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from agentic_evals import codes
+from agentic_evals.documents.bounded import LongInteger, encodable, parse_int
 from agentic_evals.documents.findings import Finding, finding
 from agentic_evals.documents.positions import MAX_DEPTH, Position, pointer_to, position_of
 from agentic_evals.documents.yaml_walk import LazyPositions
+from agentic_evals.limits import MAX_INT_DIGITS
 
 
 @dataclass(frozen=True)
@@ -47,7 +49,7 @@ def failed(
 def parse_json(text: str) -> ParsedDocument:
     """Parse JSON text strictly: duplicate keys and non-finite numbers are errors."""
     try:
-        raw = json.loads(text, object_pairs_hook=_KeyedObject.from_pairs)
+        raw = json.loads(text, object_pairs_hook=_KeyedObject.from_pairs, parse_int=parse_int)
     except json.JSONDecodeError as exc:
         return failed(codes.SCHEMA_SYNTAX, f"invalid JSON: {exc.msg}", b"", (exc.lineno, exc.colno))
     except RecursionError:
@@ -109,9 +111,13 @@ class ValueChecker:
         if depth > MAX_DEPTH:
             self._error(codes.SCHEMA_VALUE, pointer_to(parts), f"nesting deeper than {MAX_DEPTH}")
             return None
+        if isinstance(value, LongInteger):
+            message = f"an integer longer than {MAX_INT_DIGITS} digits"
+            self._error(codes.SCHEMA_VALUE, pointer_to(parts), message)
+            return None
         if isinstance(value, float) and not math.isfinite(value):
             self._error(codes.SCHEMA_VALUE, pointer_to(parts), f"{value} is not a finite number")
-        elif isinstance(value, str) and not _encodable(value):
+        elif isinstance(value, str) and not encodable(value):
             self._error(codes.SCHEMA_VALUE, pointer_to(parts), "the string is not valid Unicode")
         elif isinstance(value, list):
             return [self.check(item, [*parts, i], depth + 1) for i, item in enumerate(value)]
@@ -128,16 +134,7 @@ class ValueChecker:
             self._error(codes.SCHEMA_DUPLICATE, pointer, f"duplicate key {key!r}", at)
         result: dict[str, object] = {}
         for key, item in value.items():
-            if not _encodable(key):
+            if not encodable(key):
                 self._error(codes.SCHEMA_VALUE, pointer, "a key is not valid Unicode")
             result[key] = self.check(item, [*parts, key], depth + 1)
         return result
-
-
-def _encodable(text: str) -> bool:
-    # Lone surrogates (from "\ud800" escapes) cannot be written back as UTF-8.
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True

@@ -13,13 +13,20 @@ from pathlib import Path
 from jsonpointer import JsonPointer
 
 from agentic_evals.documents.findings import Finding, ordered
+from agentic_evals.limits import MAX_DEPTH, MAX_VALUES
 
 Position = tuple[int, int]
 
-MAX_DEPTH = 64
-"""Deeper nesting is refused: no fixture needs it, and the validators recurse."""
-MAX_VALUES = 200_000
-"""Values after expanding YAML aliases; more is an alias bomb, not a fixture."""
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_VALUES",
+    "Position",
+    "TooLarge",
+    "locate",
+    "locate_all",
+    "pointer_to",
+    "position_of",
+]
 
 
 def position_of(pointer: str, positions: Mapping[str, Position]) -> Position | None:

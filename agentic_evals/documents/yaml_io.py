@@ -18,9 +18,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from agentic_evals import codes
+from agentic_evals.documents.bounded import BoundError, read_regular
 from agentic_evals.documents.json_io import ParsedDocument, ValueChecker, failed, parse_json
 from agentic_evals.documents.positions import MAX_DEPTH, MAX_VALUES, Position, TooLarge
 from agentic_evals.documents.yaml_walk import NodeBuilder
+from agentic_evals.limits import MAX_DOCUMENT_BYTES
 
 if TYPE_CHECKING:
     import yaml
@@ -43,7 +45,9 @@ def format_for(path: Path) -> Format:
 def read_document(path: Path) -> ParsedDocument:
     """Read and parse ``path`` (JSON or YAML by extension); never raises for bad input."""
     try:
-        data = path.read_bytes()
+        data = read_regular(path, MAX_DOCUMENT_BYTES)
+    except BoundError as exc:
+        return failed(codes.FILE_UNREADABLE, f"cannot read the file: {exc.rule}", b"")
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
         return failed(codes.FILE_UNREADABLE, f"cannot read the file: {reason}", b"")

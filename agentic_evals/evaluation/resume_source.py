@@ -19,9 +19,11 @@ from pathlib import Path
 from typing import NamedTuple
 
 from agentic_evals import __version__
+from agentic_evals.documents.bounded import BoundError, read_regular
 from agentic_evals.judge.merge import MergeError, report_from_bytes
 from agentic_evals.judge.provenance import sha256_bytes
 from agentic_evals.judge.shard import Shard
+from agentic_evals.limits import MAX_REPORT_BYTES
 from agentic_evals.reports.model import Report
 
 
@@ -62,7 +64,9 @@ def read_resume_report(
             valid report, was written by another version, or is inconsistent.
     """
     try:
-        data = path.read_bytes()
+        data = read_regular(path, MAX_REPORT_BYTES)
+    except BoundError as error:
+        raise ResumeError(str(error)) from None
     except OSError as error:
         raise ResumeError(f"{path}: cannot read: {error.strerror or error}") from None
     try:

@@ -17,9 +17,11 @@ from jsonpointer import JsonPointer
 from pydantic import ConfigDict, Field, ValidationError
 
 from agentic_evals.documents.base import InputModel
+from agentic_evals.documents.bounded import BoundError, loads_json, read_regular
 from agentic_evals.history.errors import DocumentError, ReportIndexError
 from agentic_evals.history.models import CaseRow
 from agentic_evals.judge.provenance import canonical_json, sha256_bytes
+from agentic_evals.limits import MAX_REPORT_BYTES, MAX_REPORT_DEPTH
 from agentic_evals.reports.model import REPORT_SCHEMA
 
 
@@ -202,20 +204,23 @@ def _check_unique_ids(view: ReportView, where: str) -> None:
 
 
 def read_json_file(path: Path) -> Any:
-    """The JSON document in ``path``.
+    """The JSON document in ``path``, read and parsed within the bounds of a report.
 
     Raises:
-        DocumentError: The file cannot be read, is not UTF-8 or is not JSON.
+        DocumentError: The file cannot be read, is not a regular file, is too
+            large, is not UTF-8, is not JSON or is out of bounds (depth, digits,
+            a lone surrogate).
     """
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
+        text = read_regular(path, MAX_REPORT_BYTES).decode("utf-8")
+    except (OSError, UnicodeDecodeError, BoundError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        reason = error.rule if isinstance(error, BoundError) else reason
         raise DocumentError(f"{path}: cannot read: {reason}") from None
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise DocumentError(f"{path}: not JSON: {error}") from None
+        return loads_json(text, str(path), MAX_REPORT_DEPTH)
+    except BoundError as error:
+        raise DocumentError(str(error)) from None
 
 
 def read_report_file(path: Path) -> IndexedReport:

@@ -36,11 +36,13 @@ from typing import Final, NamedTuple
 from pydantic import ValidationError
 
 from agentic_evals import clock
+from agentic_evals.documents.bounded import BoundError, first_problem, parse_int, read_regular
 from agentic_evals.judge.capability import merged_bases
 from agentic_evals.judge.gate import derive
 from agentic_evals.judge.isolation import merge_summaries
 from agentic_evals.judge.shard import Shard, fixture_position, shard_size
 from agentic_evals.judge.tiers import merge_qualification
+from agentic_evals.limits import MAX_REPORT_BYTES, MAX_REPORT_DEPTH
 from agentic_evals.reports.model import REPORT_SCHEMA, CaseReport, Report
 
 _REPORT_FAMILY: Final = REPORT_SCHEMA.rpartition(".")[0] + "."
@@ -66,7 +68,9 @@ def read_report(path: Path) -> ReportFile:
             report of this version.
     """
     try:
-        data = path.read_bytes()
+        data = read_regular(path, MAX_REPORT_BYTES)
+    except BoundError as error:
+        raise MergeError(f"{path}: cannot read: {error.rule}") from None
     except OSError as error:
         raise MergeError(f"{path}: cannot read: {error.strerror or error}") from None
     return report_from_bytes(path, data)
@@ -80,7 +84,7 @@ def report_from_bytes(path: Path, data: bytes) -> ReportFile:
     """
     try:
         text = data.decode("utf-8")
-        document = json.loads(text)
+        document = json.loads(text, parse_int=parse_int)
     except UnicodeDecodeError as error:
         raise MergeError(f"{path}: cannot read: {error}") from None
     except json.JSONDecodeError as error:
@@ -91,6 +95,13 @@ def report_from_bytes(path: Path, data: bytes) -> ReportFile:
             else ""
         )
         raise MergeError(f"{path}: not JSON{cut}: {error}") from None
+    except RecursionError:
+        raise MergeError(f"{path}: nesting deeper than {MAX_REPORT_DEPTH} levels") from None
+    except ValueError as error:
+        raise MergeError(f"{path}: not JSON: {error}") from None
+    problem = first_problem(document, MAX_REPORT_DEPTH)
+    if problem is not None:
+        raise MergeError(str(BoundError(str(path), *problem)))
     schema = document.get("schema") if isinstance(document, dict) else None
     if schema != REPORT_SCHEMA:
         version = isinstance(schema, str) and schema.startswith(_REPORT_FAMILY)

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, TypeVar
 
+from agentic_evals.limits import MAX_NUMBER_TEXT, MAX_SHARD_TOTAL
 from agentic_evals.reports.model import ShardInfo
 
 T = TypeVar("T")
@@ -74,6 +75,8 @@ def make_shard(index: int, total: int, source: str) -> Shard:
     """
     if total < 1:
         raise ShardError(f"{source}: the shard total must be at least 1, got {total}")
+    if total > MAX_SHARD_TOTAL:
+        raise ShardError(f"{source}: at most {MAX_SHARD_TOTAL} shards, got {total}")
     if index < 1:
         raise ShardError(f"{source}: shards count from 1, got shard {index}/{total}")
     if index > total:
@@ -91,14 +94,21 @@ def parse_shard(text: str, source: str = "--shard") -> Shard:
     match = _SPEC.fullmatch(text.strip())
     if match is None:
         raise ShardError(f"{source}: expected K/N with whole numbers, such as 2/4; got {text!r}")
-    return make_shard(int(match[1]), int(match[2]), source)
+    return make_shard(_number(match[1], source), _number(match[2], source), source)
+
+
+def _number(digits: str, source: str) -> int:
+    """``digits`` as a number, refused beyond ``MAX_NUMBER_TEXT`` characters."""
+    if len(digits) > MAX_NUMBER_TEXT:
+        raise ShardError(f"{source}: a number longer than {MAX_NUMBER_TEXT} digits")
+    return int(digits)
 
 
 def _whole(environ: Mapping[str, str], name: str) -> int:
     value = environ[name].strip()
     if not value.isascii() or not value.isdigit():
-        raise ShardError(f"{name}: expected a whole number, got {environ[name]!r}")
-    return int(value)
+        raise ShardError(f"{name}: expected a whole number, got {environ[name][:40]!r}")
+    return _number(value, name)
 
 
 def shard_from_environ(environ: Mapping[str, str], total: int | None = None) -> Shard | None:

@@ -22,7 +22,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from agentic_evals import clock, codes
+from agentic_evals.documents.bounded import BoundError, read_regular
 from agentic_evals.documents.findings import Finding
+from agentic_evals.limits import MAX_DOCUMENT_BYTES
 from agentic_evals.regressions import git
 from agentic_evals.regressions.broken import NotApplicable, broken_tree, fixture_in_tree
 from agentic_evals.regressions.guard import run_guard
@@ -79,7 +81,10 @@ def add_regression(skill_dir: Path, request: AddRequest) -> AddOutcome:
     if not skill_dir.is_dir():
         raise RegressionsInputError(f"{skill_dir}: not a folder")
     path = skill_dir / REGISTRY
-    source = path.read_bytes() if path.is_file() else None
+    try:
+        source = read_regular(path, MAX_DOCUMENT_BYTES) if path.exists() else None
+    except (OSError, BoundError) as error:
+        raise RegressionsInputError(f"{path}: cannot read: {error}") from None
     document = _existing(path, request) if source is not None else _new(skill_dir)
     records = document["regressions"]
     assert isinstance(records, list)

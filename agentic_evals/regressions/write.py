@@ -17,6 +17,8 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
+from agentic_evals.documents.bounded import BoundError, loads_json, read_regular
+from agentic_evals.limits import MAX_DOCUMENT_BYTES
 from agentic_evals.regressions.models import Verification
 from agentic_evals.reports.json_out import write_text_atomic
 
@@ -31,7 +33,7 @@ def parse_registry(source: bytes) -> dict[str, object]:
     Raises:
         ValueError: ``source`` is not a JSON object with a ``regressions`` list.
     """
-    document = json.loads(source.decode("utf-8-sig"))
+    document = loads_json(source.decode("utf-8-sig"), "the registry")
     if not isinstance(document, dict) or not isinstance(document.get("regressions"), list):
         raise ValueError("not a registry: no regressions list")
     return document
@@ -97,7 +99,17 @@ def write_registry(path: Path, loaded_source: bytes, text: str) -> None:
         RegistryChangedError: the file's bytes are no longer those that were loaded.
         OSError: the file cannot be read or written.
     """
-    if path.read_bytes() != loaded_source:
+    try:
+        current = read_regular(path, MAX_DOCUMENT_BYTES)
+    except FileNotFoundError:
+        raise RegistryChangedError(
+            f"{path} was removed since it was loaded; it was not written"
+        ) from None
+    except (OSError, BoundError) as error:
+        reason = error.rule if isinstance(error, BoundError) else error.strerror or error
+        message = f"{path} can no longer be read ({reason}); it was not written"
+        raise RegistryChangedError(message) from None
+    if current != loaded_source:
         raise RegistryChangedError(f"{path} changed since it was loaded; it was not written")
     write_text_atomic(path, text)
 

@@ -8,8 +8,11 @@ import stat
 import sys
 import tempfile
 from pathlib import Path
+from typing import IO, Final
 
 from pydantic import BaseModel
+
+from agentic_evals.documents.bounded import file_kind
 
 
 def dump_model(model: BaseModel) -> str:
@@ -26,20 +29,79 @@ class OutputError(OSError):
     """A report or document cannot be written where the user asked (invalid usage, exit 2)."""
 
 
+_STREAMS: Final = {
+    "-": "stdout",
+    "/dev/stdout": "stdout",
+    "/dev/fd/1": "stdout",
+    "/proc/self/fd/1": "stdout",
+    "/dev/stderr": "stderr",
+    "/dev/fd/2": "stderr",
+    "/proc/self/fd/2": "stderr",
+}
+
+
+_NAMES: Final = {"stdout": "standard output", "stderr": "standard error"}
+
+
+def stream_of(path: Path | str) -> IO[str] | None:
+    """The standard stream an output names (``-``, ``/dev/stdout``, ``/dev/stderr``...), if any.
+
+    Raises:
+        OutputError: it names a stream that is closed (the process started with ``>&-``).
+    """
+    name = _STREAMS.get(str(path))
+    if name is None:
+        return None
+    stream: IO[str] | None = getattr(sys, name)
+    if stream is None:
+        raise OutputError(f"cannot write to {path}: {_NAMES[name]} is closed")
+    return stream
+
+
+def write_stream(stream: IO[str] | None, text: str) -> None:
+    """Write ``text`` to a standard stream and flush it.
+
+    Raises:
+        OutputError: the stream is closed, full or a broken pipe.
+    """
+    name = _NAMES["stderr" if stream is sys.stderr else "stdout"]
+    if stream is None:
+        raise OutputError(f"cannot write to {name}: it is closed")
+    try:
+        stream.write(text)
+        stream.flush()
+    except (OSError, ValueError) as error:
+        # ValueError: the stream was closed (``>&-``).
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise OutputError(f"cannot write to {name}: {reason}") from None
+
+
+def target_of(path: Path) -> Path:
+    """The file an output replaces: a symbolic link's target, so that the link stays."""
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
+
+
 def check_writable(path: Path) -> None:
     """Fail early, before any work, when ``path`` cannot take a written file.
 
+    Only a regular file is replaced (or a new one created): replacing a device,
+    a FIFO or a socket with a file would break it (as root, ``/dev/null`` too).
+
     Raises:
-        OutputError: ``path`` is a directory, or its directory cannot be
-            created or written to.
+        OutputError: ``path`` is a directory or another file that is not a
+            regular one, or its directory cannot be created or written to.
     """
-    if str(path) == "-":
+    if stream_of(path) is not None:
         return
-    if path.is_dir():
-        raise OutputError(f"cannot write to {path}: it is a directory")
-    if path.exists() and not path.is_file():
-        # Replacing a device or a pipe with a file would break it (as root, /dev/null too).
-        raise OutputError(f"cannot write to {path}: it is not a regular file")
+    path = target_of(path)
+    try:
+        kind = file_kind(os.stat(path).st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        kind = None  # to be created: its folder is checked below
+    except OSError as error:
+        raise OutputError(f"cannot write to {path}: {error.strerror or error}") from None
+    if kind is not None:
+        raise OutputError(f"cannot write to {path}: it is {kind}, not a regular file")
     directory = path.parent if str(path.parent) else Path(".")
     existing = directory
     while not existing.exists() and existing != existing.parent:
@@ -51,17 +113,20 @@ def check_writable(path: Path) -> None:
 def write_text_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file and a rename.
 
-    ``-`` writes to standard output. The temporary file lives in the target's
+    The temporary file lives in the target's
     directory so that the rename stays on one file system; on any failure it
-    is removed and an existing file at ``path`` is left untouched. An existing
+    is removed and an existing file at ``path`` is left untouched. ``-`` and
+    ``/dev/stdout`` write to standard output, ``/dev/stderr`` to standard error;
+    a symbolic link is kept and the file it points to replaced. An existing
     file keeps its permission bits (a registry rewritten in place stays as
     readable as it was); a new one gets those ``open`` would give it.
     """
-    if str(path) == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
+    stream = stream_of(path)
+    if stream is not None:
+        write_stream(stream, text)
         return
     check_writable(path)
+    path = target_of(path)
     directory = path.parent if str(path.parent) else Path(".")
     try:
         directory.mkdir(parents=True, exist_ok=True)

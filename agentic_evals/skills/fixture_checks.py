@@ -10,12 +10,13 @@ other ``eval.json`` is EVAL005.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import NamedTuple
 
 from agentic_evals import codes
+from agentic_evals.documents.bounded import BoundError, loads_json, read_regular
 from agentic_evals.documents.findings import Finding, finding
+from agentic_evals.limits import MAX_DOCUMENT_BYTES
 from agentic_evals.skills.skilldir import SkillFiles
 
 _GATE_PREFIXES = ("AE-SLOP-", "AE-COMP-")
@@ -67,9 +68,16 @@ def check_legacy(files: SkillFiles) -> tuple[bool, list[Finding]]:
         return False, []
     rel = files.legacy
     try:
-        document = json.loads((files.path / rel).read_bytes())
+        data = read_regular(files.path / rel, MAX_DOCUMENT_BYTES)
+        document = loads_json(data.decode("utf-8-sig"), str(rel))
     except (OSError, ValueError) as exc:
-        reason = "unreadable" if isinstance(exc, OSError) else f"not JSON ({exc})"
+        reason = (
+            "unreadable"
+            if isinstance(exc, OSError)
+            else f"refused ({exc.rule})"
+            if isinstance(exc, BoundError)
+            else f"not JSON ({exc})"
+        )
         return False, [
             finding(codes.EVAL_FIXTURE_INVALID, "", f"{rel} is {reason}", "error", file=rel)
         ]

@@ -18,8 +18,10 @@ from pathlib import Path
 from typing import NamedTuple
 
 from agentic_evals import codes
+from agentic_evals.documents.bounded import BoundError, read_regular
 from agentic_evals.documents.findings import Finding, finding
 from agentic_evals.documents.yaml_io import parse_yaml
+from agentic_evals.limits import MAX_DOCUMENT_BYTES
 
 _FENCE = re.compile(r"^(?:`{3,}|~{3,})[ \t]*(?:markdown|md)?[ \t]*$", re.IGNORECASE)
 _DELIMITER = "---"
@@ -39,7 +41,9 @@ class FrontMatter(NamedTuple):
 def read_front_matter(skill_md: Path) -> FrontMatter:
     """Read and parse the front matter of ``skill_md``; never raises for bad input."""
     try:
-        text = skill_md.read_bytes().decode("utf-8-sig")
+        text = read_regular(skill_md, MAX_DOCUMENT_BYTES).decode("utf-8-sig")
+    except BoundError as exc:
+        return _broken(f"cannot read SKILL.md: {exc.rule}")
     except OSError as exc:
         return _broken(f"cannot read SKILL.md: {exc.strerror or type(exc).__name__}")
     except UnicodeDecodeError as exc:
