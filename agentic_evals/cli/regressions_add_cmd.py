@@ -31,7 +31,7 @@ TIMEOUT = click.option(
         "--case adds-two-numbers --mutation tally.sh '$1 + $2' '$1 + $2 + 1' "
         "--failure-code STDOUT_MISSING\n\n"
         "Exit codes: 0 the proof verified and the record was written, 1 it did not verify "
-        "(nothing written), 2 invalid input, 130/143 interrupted."
+        "(nothing written), 2 invalid input, 129/130/143 interrupted."
     ),
 )
 @click.argument("skill_dir", type=click.Path(path_type=Path))

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     epilog=(
         "Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n\n"
         "Exit codes: 0 READY (or any readiness with --report-only), 1 not READY, "
-        "2 fixture rejected or bad usage, 3 internal error, 130/143 interrupted."
+        "2 fixture rejected or bad usage, 3 internal error, 129/130/143 interrupted."
     ),
 )
 @click.argument("fixture", type=click.Path(path_type=Path))

@@ -27,6 +27,7 @@ from agentic_evals.runner.capture import (
     CapturedStream,
     StreamSink,
 )
+from agentic_evals.runner.interrupt import deferred
 from agentic_evals.runner.matching import StreamWatch
 from agentic_evals.runner.reaper import Identity, enable_subreaper, runner_children
 from agentic_evals.runner.supervisor import TrialSupervisor
@@ -140,20 +141,24 @@ def run_process(
     elif not (exclusive and subreaper):
         preexisting = None
     started = clock.monotonic()
-    proc = _start(args, executable, cwd, env, containment)
+    with deferred() as late:  # a signal now would leave the child unwatched
+        proc = _start(args, executable, cwd, env, containment)
+        if not isinstance(proc, str):
+            trial = TrialSupervisor.start(
+                proc,
+                sinks,
+                env if marker_env is None else marker_env,
+                exclude_pids,
+                subreaper=subreaper,
+                cancel_fd=cancel.fd if cancel is not None else None,
+                preexisting=preexisting,
+                containment=containment,
+            )
     if isinstance(proc, str):
+        late.deliver()
         return _result(args, started, sinks, start_error=proc)
-    trial = TrialSupervisor.start(
-        proc,
-        sinks,
-        env if marker_env is None else marker_env,
-        exclude_pids,
-        subreaper=subreaper,
-        cancel_fd=cancel.fd if cancel is not None else None,
-        preexisting=preexisting,
-        containment=containment,
-    )
     try:
+        late.deliver()
         if on_started is not None:
             on_started()
         timed_out = trial.supervise(started + timeout, grace)
