@@ -20,7 +20,7 @@ from typing import Annotated, Any, Final, NamedTuple
 
 from pydantic import ConfigDict, Field, ValidationError
 
-from agentic_evals.documents.base import InputModel
+from agentic_evals.documents.base import InputModel, TimeoutSeconds
 from agentic_evals.reports.model import ConfigurationReport
 from agentic_evals.reports.terminal import ColourChoice, ProgressMode
 
@@ -40,7 +40,7 @@ class Settings(InputModel):
 
     jobs: Annotated[int, Field(ge=1)] | None = None
     """``run --jobs``: trials run at once."""
-    timeout_seconds: Annotated[float, Field(gt=0)] | None = None
+    timeout_seconds: TimeoutSeconds | None = None
     """``run --timeout-seconds``: per-trial timeout of cases that set none."""
     color: ColourChoice | None = None
     """``--color``."""

@@ -86,11 +86,16 @@ def probe(target: str, signum: int, *args: str, timeout: float = 60) -> tuple[in
     return done.returncode, done.stderr.decode(errors="replace")
 
 
-def cli(*args: str, timeout: float = 60, env: Mapping[str, str] | None = None) -> tuple[int, str]:
-    """Run ``agentic-evals ARGS`` to its end: the exit status and stderr."""
+def cli(
+    *args: str,
+    timeout: float = 60,
+    env: Mapping[str, str] | None = None,
+    cwd: Path = REPO,
+) -> tuple[int, str]:
+    """Run ``agentic-evals ARGS`` in ``cwd`` to its end: the exit status and stderr."""
     done = subprocess.run(
         [sys.executable, "-m", "agentic_evals", *args],
-        cwd=REPO,
+        cwd=cwd,
         capture_output=True,
         timeout=timeout,
         check=False,

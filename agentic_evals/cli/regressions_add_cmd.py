@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from agentic_evals.cli._exit import echo_findings, emit, finish, refuse
+from agentic_evals.cli._timeout import SECONDS
 from agentic_evals.exitcodes import ExitCode
 
 OUTPUT = click.option(
@@ -17,7 +18,7 @@ OUTPUT = click.option(
 )
 TIMEOUT = click.option(
     "--timeout-seconds",
-    type=click.FloatRange(min=0, min_open=True),
+    type=SECONDS,
     default=120.0,
     show_default=True,
     help="Per-trial timeout of a retained case that sets none (and of a proof_command).",
