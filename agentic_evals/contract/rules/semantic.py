@@ -65,6 +65,8 @@ def _skill_root(value: object, fixture_dir: Path) -> list[Finding]:
         why = "is absolute: write it relative to the fixture's folder"
     elif "${" in value:
         why = "takes no placeholder: it is relative to the fixture's folder"
+    elif "\0" in value:
+        why = "holds a NUL byte, which no file name can hold"
     elif not (fixture_dir / value).is_dir():
         why = f"names no directory (from {fixture_dir})"
     else:
@@ -258,6 +260,9 @@ _PLACEHOLDER_ROOTS = {
 
 
 def _path_finding(path: object, parts: Parts, depth: int, root: str) -> list[Finding]:
+    if isinstance(path, str) and "\0" in path:
+        message = f"{path!r} holds a NUL byte, which no file name can hold"
+        return [finding(codes.SCHEMA_VALUE, parts, message)]
     if isinstance(path, str):
         name, rest = path_root(path)
         if name is not None:
