@@ -19,6 +19,7 @@ from agentic_evals.contract.layout import FIXTURES_DIR
 from agentic_evals.contract.placeholders import FIXTURE_DIR, SKILL_ROOT, WORKSPACE, path_root
 from agentic_evals.contract.rules.claims import claim_findings
 from agentic_evals.contract.rules.isolation import isolation_findings
+from agentic_evals.contract.rules.resolved import resolved_findings
 from agentic_evals.documents.findings import Finding, finding
 
 Parts = list[str | int]
@@ -54,7 +55,8 @@ def semantic_findings(document: object, fixture_dir: Path) -> list[Finding]:
             found.append(finding(codes.SCHEMA_VALUE, [*parts, "threat_assumption"], message))
         for position, check in _entries(_dict(case.get("expected")), "artifacts"):
             found += _artifact(check, [*parts, "expected", "artifacts", position])
-    return found
+    written = {f.pointer for f in found if f.code in (codes.PATH_ESCAPE, codes.SCHEMA_VALUE)}
+    return found + resolved_findings(document, fixture_dir, skip=written)
 
 
 def _skill_root(value: object, fixture_dir: Path) -> list[Finding]:
