@@ -20,7 +20,7 @@ from typing import Annotated, Any, Final, NamedTuple
 
 from pydantic import ConfigDict, Field, ValidationError
 
-from agentic_evals.documents.base import InputModel
+from agentic_evals.documents.base import InputModel, TimeoutSeconds
 from agentic_evals.documents.bounded import BoundError, read_regular
 from agentic_evals.limits import MAX_DOCUMENT_BYTES
 from agentic_evals.reports.model import ConfigurationReport
@@ -42,7 +42,7 @@ class Settings(InputModel):
 
     jobs: Annotated[int, Field(ge=1)] | None = None
     """``run --jobs``: trials run at once."""
-    timeout_seconds: Annotated[float, Field(gt=0)] | None = None
+    timeout_seconds: TimeoutSeconds | None = None
     """``run --timeout-seconds``: per-trial timeout of cases that set none."""
     color: ColourChoice | None = None
     """``--color``."""

@@ -16,6 +16,8 @@ class ExitCode(enum.IntEnum):
     """Invalid input or usage: fixture rejected, bad flag, unreadable file."""
     INTERNAL = 3
     """A bug in agentic-evals itself."""
+    INTERRUPTED_HUP = 129
+    """Stopped by SIGHUP (its terminal closed); a partial report was written."""
     INTERRUPTED_INT = 130
     """Stopped by SIGINT; a partial report was written."""
     INTERRUPTED_TERM = 143

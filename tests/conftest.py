@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import signal
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from agentic_evals.judge import merge, report
 from agentic_evals.judge.shard import SHARD_VARIABLES
 from agentic_evals.reports import json_out
 from agentic_evals.reports.model import Report
+from agentic_evals.signals import STOPPING
 
 __all__ = ["base_report", "history_url", "postgres"]
 
@@ -50,6 +52,16 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 def _calm_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "100")
+
+
+@pytest.fixture(autouse=True)
+def _signal_handlers() -> Iterator[None]:
+    # The command line's entry point takes SIGINT, SIGTERM and SIGHUP for itself; tests that
+    # call it in this process give pytest its own handlers back afterwards.
+    before = {signum: signal.getsignal(signum) for signum in STOPPING}
+    yield
+    for signum, handler in before.items():
+        signal.signal(signum, handler)
 
 
 @pytest.fixture(autouse=True)

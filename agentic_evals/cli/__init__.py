@@ -36,16 +36,22 @@ def main(argv: Sequence[str] | None = None) -> None:
     Args:
         argv: The arguments after the program name; ``sys.argv[1:]`` when None.
     """
-    args = list(sys.argv[1:] if argv is None else argv)
-    if not sys.platform.startswith("linux") and args not in (["--help"], ["-h"], ["--version"]):
-        sys.stderr.write(NOT_LINUX.format(platform=sys.platform))
-        sys.exit(2)
-    text = _prerendered(args)
-    if text is not None and _printed(text):
-        sys.exit(0)
-    from agentic_evals.cli.app import run_cli
+    from agentic_evals import signals
 
-    sys.exit(run_cli(args))
+    signals.guard()  # before anything else: a signal from here on ends the command cleanly
+    try:
+        args = list(sys.argv[1:] if argv is None else argv)
+        if not sys.platform.startswith("linux") and args not in (["--help"], ["-h"], ["--version"]):
+            sys.stderr.write(NOT_LINUX.format(platform=sys.platform))
+            sys.exit(2)
+        text = _prerendered(args)
+        if text is not None and _printed(text):
+            sys.exit(0)
+        from agentic_evals.cli.app import run_cli
+
+        sys.exit(signals.exit_status(run_cli(args)))
+    finally:
+        signals.settle()
 
 
 NOT_LINUX = (

@@ -85,7 +85,7 @@ def cli() -> None:
     """Decide from evidence whether an agent skill or workflow is ready.
 
     Exit codes: 0 success (run: READY), 1 not ready, 2 invalid input or
-    usage, 3 internal error, 130/143 interrupted.
+    usage, 3 internal error, 129/130/143 interrupted.
     """
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from agentic_evals.cli._exit import echo_findings, emit, finish, refuse
+from agentic_evals.cli._timeout import SECONDS
 from agentic_evals.exitcodes import ExitCode
 
 OUTPUT = click.option(
@@ -17,7 +18,7 @@ OUTPUT = click.option(
 )
 TIMEOUT = click.option(
     "--timeout-seconds",
-    type=click.FloatRange(min=0, min_open=True),
+    type=SECONDS,
     default=120.0,
     show_default=True,
     help="Per-trial timeout of a retained case that sets none (and of a proof_command).",
@@ -31,7 +32,7 @@ TIMEOUT = click.option(
         "--case adds-two-numbers --mutation tally.sh '$1 + $2' '$1 + $2 + 1' "
         "--failure-code STDOUT_MISSING\n\n"
         "Exit codes: 0 the proof verified and the record was written, 1 it did not verify "
-        "(nothing written), 2 invalid input, 130/143 interrupted."
+        "(nothing written), 2 invalid input, 129/130/143 interrupted."
     ),
 )
 @click.argument("skill_dir", type=click.Path(path_type=Path))

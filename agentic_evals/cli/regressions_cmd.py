@@ -149,7 +149,7 @@ def audit(
         "(run in a skill folder, such as this project's root, whose own registry verifies); "
         "then record it: agentic-evals regressions verify . --write\n\n"
         "Exit codes: 0 every ACTIVE proof verified (or --report-only), 1 some ACTIVE proof is "
-        "unproven or weak, 2 no folder, no registry or an invalid one, 130/143 interrupted."
+        "unproven or weak, 2 no folder, no registry or an invalid one, 129/130/143 interrupted."
     ),
 )
 @click.argument("skill_dir", type=_PATH)

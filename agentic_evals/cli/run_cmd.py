@@ -22,6 +22,7 @@ from agentic_evals.cli._report_out import (
 )
 from agentic_evals.cli._resume_options import resume_options, resume_request
 from agentic_evals.cli._settings import no_config_option, resolve
+from agentic_evals.cli._timeout import SECONDS
 from agentic_evals.contract.vocabulary import DEFAULT_RUN_TIER, QUALIFICATION_TIERS
 from agentic_evals.exitcodes import ExitCode
 from agentic_evals.reports.terminal import PROGRESS_MODES
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
     epilog=(
         "Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n\n"
         "Exit codes: 0 READY (or any readiness with --report-only), 1 not READY, "
-        "2 fixture rejected or bad usage, 3 internal error, 130/143 interrupted."
+        "2 fixture rejected or bad usage, 3 internal error, 129/130/143 interrupted."
     ),
 )
 @click.argument("fixture", type=click.Path(path_type=Path))
@@ -75,7 +76,7 @@ if TYPE_CHECKING:
 )
 @click.option(
     "--timeout-seconds",
-    type=click.FloatRange(min=0, min_open=True),
+    type=SECONDS,
     default=30.0,
     show_default=True,
     help="Per-trial timeout for cases that set none.",

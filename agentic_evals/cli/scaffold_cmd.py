@@ -37,7 +37,8 @@ def scaffold_fixture(skill_dir: Path, output: Path | None, force: bool) -> None:
 
     try:
         scaffold = build_scaffold(skill_dir, output)
-        write_scaffold(scaffold, force=force)
+        # The default place is inside the skill; an -o names a place the user chose.
+        write_scaffold(scaffold, force=force, within=skill_dir if output is None else None)
     except ScaffoldError as error:
         refuse("scaffold-fixture", error)
     if str(scaffold.path) != "-":

@@ -68,6 +68,21 @@ class FixtureLayout(NamedTuple):
         return values
 
 
+def resolved_escape(path: Path, boundary: Path) -> str | None:
+    """Why ``path``, with its symlinks resolved, lies outside ``boundary``; None when inside.
+
+    The path-safety rule on the paths as the file system has them, not only as
+    written: a ``cwd`` or ``workspace.input`` that reaches outside through a
+    symlink is refused like one that is absolute (``AE-PATH-ESCAPE``). A path
+    that does not exist (yet) resolves as far as it exists.
+    """
+    real = Path(os.path.realpath(path))
+    inside = Path(os.path.realpath(boundary))
+    if real.is_relative_to(inside):
+        return None
+    return f"resolves through a symlink to {str(real)!r}, outside {str(inside)!r}"
+
+
 def layout_for(fixture_dir: Path, skill_root: str | None) -> FixtureLayout:
     """The layout of a fixture living in ``fixture_dir`` that declares ``skill_root`` (or not)."""
     folder = Path(os.path.normpath(os.path.abspath(fixture_dir)))

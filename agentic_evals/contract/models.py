@@ -20,7 +20,7 @@ from agentic_evals.contract.vocabulary import (
     EvidenceClass,
     QualificationTier,
 )
-from agentic_evals.documents.base import InputModel
+from agentic_evals.documents.base import InputModel, TimeoutSeconds
 
 NonEmptyStr = Annotated[str, Field(min_length=1)]
 
@@ -156,7 +156,7 @@ class CaseDefaults(InputModel):
     """The case feeds itself mocked inputs."""
     uses_stub: bool = False
     """The case feeds itself stub inputs."""
-    timeout_seconds: Annotated[float, Field(gt=0)] | None = None
+    timeout_seconds: TimeoutSeconds | None = None
     """Per-trial timeout; default from ``--timeout-seconds``."""
     env: dict[str, str] = Field(default_factory=dict)
     """Variables added to the trial environment (a default's variables are merged with the

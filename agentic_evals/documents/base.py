@@ -4,7 +4,15 @@ Both are frozen: a loaded document or a written result is a value, changed
 only by copying it (``model_copy(update=...)``).
 """
 
-from pydantic import BaseModel, ConfigDict
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from agentic_evals.limits import MAX_TIMEOUT_SECONDS
+
+TimeoutSeconds = Annotated[float, Field(gt=0, le=MAX_TIMEOUT_SECONDS, allow_inf_nan=False)]
+"""A timeout in seconds, in every document that sets one: above 0, at most one day
+(``MAX_TIMEOUT_SECONDS``), finite; the same bound as ``--timeout-seconds``."""
 
 
 class InputModel(BaseModel):

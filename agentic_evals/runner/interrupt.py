@@ -1,10 +1,12 @@
-"""Turn SIGINT and SIGTERM into an exception the run loop can handle.
+"""Turn SIGINT, SIGTERM and SIGHUP into an exception the run loop can handle.
 
 While trials run, a signal must stop the current process tree, let the
 report be written with the unfinished cases NOT_TESTED, and end the run with
-128 + the signal number. Raising from the handler makes the waiting trial
-unwind (its supervisor kills the tree on the way out) instead of leaving
-children behind.
+128 + the signal number (the first signal's: later ones are ignored). Raising
+from the handler makes the waiting trial unwind (its supervisor kills the
+tree on the way out) instead of leaving children behind; while a trial is
+being spawned, the signal waits (:func:`deferred`) until the trial can be
+torn down, so that none is left behind half-started.
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
-from typing import Final
 
-_SIGNALS: Final = (signal.SIGINT, signal.SIGTERM)
+from agentic_evals.signals import STOPPING, note
+
+_SIGNALS = STOPPING
 
 
 class Interrupted(BaseException):
@@ -38,7 +41,7 @@ class Interrupted(BaseException):
 
 @contextmanager
 def interruptible() -> Iterator[None]:
-    """Raise :class:`Interrupted` in the main thread on SIGINT or SIGTERM.
+    """Raise :class:`Interrupted` in the main thread on SIGINT, SIGTERM or SIGHUP.
 
     Outside the main thread (where handlers cannot be installed) this does
     nothing.
@@ -49,8 +52,12 @@ def interruptible() -> Iterator[None]:
 
     def handler(signum: int, frame: FrameType | None) -> None:
         # Further signals while unwinding are ignored: the first one decides.
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        for sig in _SIGNALS:
+            signal.signal(sig, signal.SIG_IGN)
+        note(signum)
+        if _deferrals:
+            _deferrals[-1].signum = signum  # raised once the trial can be torn down
+            return
         raise Interrupted(signum)
 
     previous = {sig: signal.signal(sig, handler) for sig in _SIGNALS}
@@ -70,7 +77,7 @@ class Hold:
 
     def __init__(self) -> None:
         self.signum: int | None = None
-        """The first SIGINT or SIGTERM that came while no trial ran and not yet acted on."""
+        """The first stopping signal that came while no trial ran and not yet acted on."""
 
 
 _holds: list[Hold] = []
@@ -79,7 +86,7 @@ _holds: list[Hold] = []
 
 @contextmanager
 def held() -> Iterator[Hold]:
-    """Hold SIGINT and SIGTERM back until the block ends, except while trials run.
+    """Hold SIGINT, SIGTERM and SIGHUP back until the block ends, except while trials run.
 
     What the block writes (a report) is written whole: a signal that comes while
     no trial runs is kept (the first; later ones change nothing) instead of
@@ -94,6 +101,7 @@ def held() -> Iterator[Hold]:
         return
 
     def keep(signum: int, frame: FrameType | None) -> None:
+        note(signum)
         if hold.signum is None:
             hold.signum = signum
 
@@ -105,3 +113,45 @@ def held() -> Iterator[Hold]:
         _holds.remove(hold)
         for sig, old in previous.items():
             signal.signal(sig, old)
+
+
+class Deferral:
+    """A signal that came while a trial was being spawned, raised by :meth:`deliver`."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+
+    def deliver(self) -> None:
+        """Raise :class:`Interrupted` for the signal that came during the block, if one did."""
+        signum, self.signum = self.signum, None
+        if signum is not None:
+            raise Interrupted(signum)
+
+
+_deferrals: list[Deferral] = []
+"""The deferrals in force, innermost last (the main thread's only)."""
+
+
+@contextmanager
+def deferred() -> Iterator[Deferral]:
+    """Keep a signal that comes during the block from raising until :meth:`Deferral.deliver`.
+
+    Around a spawn: an exception between the fork and the supervisor taking
+    the child would leave the child unwatched. The caller delivers the signal
+    once the supervisor holds the child (inside the ``try`` that tears it
+    down); a block that ends with an error raises it at once instead.
+    Outside the main thread (signals reach only the main thread) the block
+    defers nothing.
+    """
+    deferral = Deferral()
+    if threading.current_thread() is not threading.main_thread():
+        yield deferral
+        return
+    _deferrals.append(deferral)
+    try:
+        yield deferral
+    except BaseException:
+        _deferrals.remove(deferral)
+        deferral.deliver()
+        raise
+    _deferrals.remove(deferral)

@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agentic_evals import clock
+from agentic_evals.codes import PATH_ESCAPE
+from agentic_evals.contract.layout import resolved_escape
 from agentic_evals.runner.cancel import Cancellation
 from agentic_evals.runner.capture import (
     DEFAULT_SPOOL_THRESHOLD,
@@ -27,6 +29,7 @@ from agentic_evals.runner.capture import (
     CapturedStream,
     StreamSink,
 )
+from agentic_evals.runner.interrupt import deferred
 from agentic_evals.runner.matching import StreamWatch
 from agentic_evals.runner.reaper import Identity, enable_subreaper, runner_children
 from agentic_evals.runner.supervisor import TrialSupervisor
@@ -90,6 +93,7 @@ def run_process(
     on_started: Callable[[], None] | None = None,
     containment: TrialContainment | None = None,
     watches: tuple[StreamWatch, StreamWatch] | None = None,
+    within: Path | None = None,
 ) -> ProcessResult:
     """Run one trial to completion and clean up everything it started.
 
@@ -118,6 +122,8 @@ def run_process(
             leader is spawned inside them, and its processes are listed from
             its cgroup (:mod:`agentic_evals.runner.containment.trial`).
         watches: What stdout and stderr are watched for as they flow (every byte).
+        within: The directory ``cwd`` must resolve inside, symlinks followed
+            (``AE-PATH-ESCAPE``); outside it the program is not started.
 
     Returns:
         The result; a program that cannot start yields ``start_error``, not an exception.
@@ -140,20 +146,28 @@ def run_process(
     elif not (exclusive and subreaper):
         preexisting = None
     started = clock.monotonic()
-    proc = _start(args, executable, cwd, env, containment)
+    escape = None if within is None else resolved_escape(cwd, within)
+    if escape is not None:
+        why = f"cannot start {args[0]!r}: working directory {str(cwd)!r} {escape} ({PATH_ESCAPE})"
+        return _result(args, started, sinks, start_error=why)
+    with deferred() as late:  # a signal now would leave the child unwatched
+        proc = _start(args, executable, cwd, env, containment)
+        if not isinstance(proc, str):
+            trial = TrialSupervisor.start(
+                proc,
+                sinks,
+                env if marker_env is None else marker_env,
+                exclude_pids,
+                subreaper=subreaper,
+                cancel_fd=cancel.fd if cancel is not None else None,
+                preexisting=preexisting,
+                containment=containment,
+            )
     if isinstance(proc, str):
+        late.deliver()
         return _result(args, started, sinks, start_error=proc)
-    trial = TrialSupervisor.start(
-        proc,
-        sinks,
-        env if marker_env is None else marker_env,
-        exclude_pids,
-        subreaper=subreaper,
-        cancel_fd=cancel.fd if cancel is not None else None,
-        preexisting=preexisting,
-        containment=containment,
-    )
     try:
+        late.deliver()
         if on_started is not None:
             on_started()
         timed_out = trial.supervise(started + timeout, grace)

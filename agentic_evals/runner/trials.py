@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from agentic_evals import codes
+from agentic_evals.contract.placeholders import path_root
 from agentic_evals.oracles.base import OracleContext
 from agentic_evals.oracles.outcome import trial_outcome
 from agentic_evals.oracles.registry import evaluate as evaluate_oracles
@@ -212,6 +213,7 @@ def _execute(
             on_started=on_started,
             containment=contained,
             watches=plan.watches(),
+            within=_cwd_boundary(plan, settings, copy),
         )
         result, traced = trace.observe(result)
     try:
@@ -227,6 +229,14 @@ def _execute(
     return UnjudgedTrial(
         plan, number, result, context, traced, exceeded, frame.record, command=(case_argv, env)
     )
+
+
+def _cwd_boundary(plan: CasePlan, settings: TrialSettings, copy: Path | None) -> Path:
+    """The directory a trial's cwd must resolve inside: its placeholder's, the copy, the tree."""
+    name, _ = path_root(plan.case.cwd) if plan.case.cwd else (None, "")
+    if name is not None:
+        return Path(settings.layout.bindings(copy)[name])
+    return copy if copy is not None else settings.layout.skill_tree
 
 
 def _roots(settings: TrialSettings, copy: Path | None) -> dict[str, Path]:

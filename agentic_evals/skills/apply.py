@@ -14,6 +14,7 @@ hand-written fixture is never overwritten by the bulk tool (use
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from agentic_evals.skills.audit import audit_skills
@@ -48,6 +49,22 @@ def skip_reason(skill: SkillAudit, skill_dir: Path, force: bool) -> tuple[str | 
     return None, True
 
 
+def _aliases(folders: list[Path]) -> dict[str, str]:
+    """Skill folders that are another's under a second name (a symlink), each to that name.
+
+    Skills are told apart by their resolved path; of several names for one folder, the one
+    that is no symlink (else the first by name) is the skill, the others its aliases.
+    """
+    by_real: dict[str, list[Path]] = {}
+    for folder in folders:
+        by_real.setdefault(os.path.realpath(folder), []).append(folder)
+    aliases: dict[str, str] = {}
+    for names in by_real.values():
+        kept = min(names, key=lambda folder: (folder.is_symlink(), folder.name))
+        aliases.update({folder.name: kept.name for folder in names if folder != kept})
+    return aliases
+
+
 def apply_scaffolds(
     root: Path, *, write: bool = False, force: bool = False, limit: int | None = None
 ) -> ScaffoldReceipt:
@@ -62,9 +79,12 @@ def apply_scaffolds(
     would_create: list[str] = []
     skipped: list[SkippedSkill] = []
     failed: list[SkippedSkill] = []
+    aliases = _aliases([root / skill.skill for skill in audit.skills])
     for skill in audit.skills:
         skill_dir = root / skill.skill
         reason, replaces = skip_reason(skill, skill_dir, force)
+        if skill.skill in aliases:
+            reason, replaces = f"the same folder as {aliases[skill.skill]} (a symlink)", False
         if reason is None and limit is not None and len(created) + len(would_create) >= limit:
             reason = f"--limit {limit} reached"
         if reason is not None:
@@ -74,7 +94,7 @@ def apply_scaffolds(
             would_create.append(skill.skill)
             continue
         try:
-            write_one(build_scaffold(skill_dir), force=replaces)
+            write_one(build_scaffold(skill_dir), force=replaces, within=root)
         except (OSError, ScaffoldError) as exc:
             failed.append(SkippedSkill(skill=skill.skill, reason=str(exc)))
             continue

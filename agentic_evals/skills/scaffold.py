@@ -156,14 +156,28 @@ def scaffold_text(fixture: Fixture) -> str:
     return dump_value(document)
 
 
-def write_scaffold(scaffold: Scaffold, *, force: bool = False) -> None:
+def write_scaffold(scaffold: Scaffold, *, force: bool = False, within: Path | None = None) -> None:
     """Write ``scaffold`` atomically; an existing file is replaced only with ``force``.
 
+    ``within`` is the tree the file must stay in, symlinks followed: a
+    ``fixtures/`` folder (or a fixture file) that is a symlink to outside it
+    is not written through.
+
     Raises:
-        ScaffoldError: the file exists and ``force`` is off (it is left untouched).
+        ScaffoldError: the file exists and ``force`` is off, or it resolves
+            outside ``within`` (it is left untouched, nothing is written).
     """
+    from agentic_evals.contract.layout import resolved_escape
     from agentic_evals.reports.json_out import write_text_atomic
 
-    if str(scaffold.path) != "-" and scaffold.path.exists() and not force:
+    if str(scaffold.path) == "-":
+        write_text_atomic(scaffold.path, scaffold_text(scaffold.fixture))
+        return
+    escape = None if within is None else resolved_escape(scaffold.path, within)
+    if escape is not None:
+        raise ScaffoldError(
+            f"{scaffold.path} {escape}: nothing is written through a symlink out of the tree"
+        )
+    if scaffold.path.exists() and not force:
         raise ScaffoldError(f"{scaffold.path} exists; pass --force to overwrite it")
     write_text_atomic(scaffold.path, scaffold_text(scaffold.fixture))

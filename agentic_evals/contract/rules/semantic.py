@@ -19,6 +19,7 @@ from agentic_evals.contract.layout import FIXTURES_DIR
 from agentic_evals.contract.placeholders import FIXTURE_DIR, SKILL_ROOT, WORKSPACE, path_root
 from agentic_evals.contract.rules.claims import claim_findings
 from agentic_evals.contract.rules.isolation import isolation_findings
+from agentic_evals.contract.rules.resolved import resolved_findings
 from agentic_evals.documents.findings import Finding, finding
 
 Parts = list[str | int]
@@ -54,7 +55,8 @@ def semantic_findings(document: object, fixture_dir: Path) -> list[Finding]:
             found.append(finding(codes.SCHEMA_VALUE, [*parts, "threat_assumption"], message))
         for position, check in _entries(_dict(case.get("expected")), "artifacts"):
             found += _artifact(check, [*parts, "expected", "artifacts", position])
-    return found
+    written = {f.pointer for f in found if f.code in (codes.PATH_ESCAPE, codes.SCHEMA_VALUE)}
+    return found + resolved_findings(document, fixture_dir, skip=written)
 
 
 def _skill_root(value: object, fixture_dir: Path) -> list[Finding]:
@@ -65,6 +67,8 @@ def _skill_root(value: object, fixture_dir: Path) -> list[Finding]:
         why = "is absolute: write it relative to the fixture's folder"
     elif "${" in value:
         why = "takes no placeholder: it is relative to the fixture's folder"
+    elif "\0" in value:
+        why = "holds a NUL byte, which no file name can hold"
     elif not (fixture_dir / value).is_dir():
         why = f"names no directory (from {fixture_dir})"
     else:
@@ -258,6 +262,9 @@ _PLACEHOLDER_ROOTS = {
 
 
 def _path_finding(path: object, parts: Parts, depth: int, root: str) -> list[Finding]:
+    if isinstance(path, str) and "\0" in path:
+        message = f"{path!r} holds a NUL byte, which no file name can hold"
+        return [finding(codes.SCHEMA_VALUE, parts, message)]
     if isinstance(path, str):
         name, rest = path_root(path)
         if name is not None:
