@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from agentic_evals.cli._evals import evals_option
 from agentic_evals.cli._exit import finish, refuse
 from agentic_evals.exitcodes import ExitCode
 
@@ -28,14 +29,22 @@ from agentic_evals.exitcodes import ExitCode
     type=click.Path(path_type=Path),
     help="Write the JSON receipt here (default: stdout).",
 )
+@evals_option
 def apply_scaffolds(
-    root: Path, write: bool, force: bool, limit: int | None, output: Path | None
+    root: Path,
+    write: bool,
+    force: bool,
+    limit: int | None,
+    output: Path | None,
+    evals: Path | None,
 ) -> None:
     """Give every eligible skill of ROOT a scaffold fixture (dry run unless --write).
 
     Eligible: no eval posture (or an eval provider with no fixture). Skills
     with a fixture, a delegation, an exemption or a legacy fixture are skipped
     with the reason; --force replaces scaffolds, never hand-written fixtures.
+    With an evals tree, each scaffold goes there (EVALS/SKILL/agentic_eval.json,
+    with skill_root), never into the skill.
     """
     from agentic_evals.cli._report_out import check_outputs
     from agentic_evals.reports.json_out import stream_of, write_model_atomic
@@ -45,7 +54,7 @@ def apply_scaffolds(
 
     check_outputs("apply-scaffolds", [output])
     try:
-        receipt = run_apply(root, write=write, force=force, limit=limit)
+        receipt = run_apply(root, write=write, force=force, limit=limit, evals=evals)
     except AuditInputError as error:
         refuse("apply-scaffolds", error)
     target = output if output is not None else Path("-")

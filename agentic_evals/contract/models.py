@@ -201,6 +201,8 @@ class Case(CaseDefaults, IsolationSettings):
     """The argv, run without a shell."""
     expected: Expected
     """Oracles; ``exit_code`` is required."""
+    description: NonEmptyStr | None = None
+    """What the case checks, in words, for the fixture's readers (never judged)."""
     parametrize: Parametrize | None = None
     """Expand the case into one case per combination of these variables' values (the cross
     product); ``${VAR}`` is replaced wherever the built-in placeholders are."""

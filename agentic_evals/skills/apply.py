@@ -7,9 +7,12 @@ with the reason: skills that already have an agentic fixture (in
 another harness's task files, are exempt (``eval_not_required``), are only
 prose (no command can evaluate them), or have a legacy ``fixtures/eval.json``
 to migrate. ``force`` replaces an existing
-``fixtures/agentic_eval.json`` only when it is itself a scaffold: a
+scaffold's file only when it is itself a scaffold: a
 hand-written fixture is never overwritten by the bulk tool (use
-``scaffold-fixture --force`` on that one skill). Dry run unless ``write``.
+``scaffold-fixture --force`` on that one skill). With an evals tree (``--evals
+DIR``, default ``evals/`` beside ``root`` when present) each scaffold goes to
+``<evals>/<skill>/agentic_eval.json`` with ``skill_root`` set, never into the
+skill. Dry run unless ``write``.
 """
 
 from __future__ import annotations
@@ -17,10 +20,16 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from agentic_evals.contract.layout import evals_tree
 from agentic_evals.skills.audit import audit_skills
 from agentic_evals.skills.fixture_checks import declared_kind
 from agentic_evals.skills.models import ScaffoldReceipt, SkillAudit, SkippedSkill
-from agentic_evals.skills.scaffold import DEFAULT_FIXTURE, ScaffoldError, build_scaffold
+from agentic_evals.skills.scaffold import (
+    DEFAULT_FIXTURE,
+    ScaffoldError,
+    build_scaffold,
+    scaffold_place,
+)
 from agentic_evals.skills.scaffold import write_scaffold as write_one
 
 _POSTURE_REASONS = {
@@ -32,7 +41,9 @@ _POSTURE_REASONS = {
 }
 
 
-def skip_reason(skill: SkillAudit, skill_dir: Path, force: bool) -> tuple[str | None, bool]:
+def skip_reason(
+    skill: SkillAudit, skill_dir: Path, force: bool, evals: Path | None = None
+) -> tuple[str | None, bool]:
     """Why ``skill`` gets no scaffold (``None``: it does), and whether one is replaced."""
     template = _POSTURE_REASONS.get(skill.eval_posture)
     if template is not None:
@@ -42,10 +53,12 @@ def skip_reason(skill: SkillAudit, skill_dir: Path, force: bool) -> tuple[str | 
     listed = ", ".join(skill.fixtures)
     if not force:
         return f"has an agentic fixture ({listed})", False
-    if DEFAULT_FIXTURE not in skill.fixtures:
-        return f"has an agentic fixture ({listed}); --force only replaces {DEFAULT_FIXTURE}", False
-    if declared_kind(skill_dir / DEFAULT_FIXTURE) != "scaffold":
-        return f"{DEFAULT_FIXTURE} is not a scaffold; --force only replaces scaffolds", False
+    target = scaffold_place(skill_dir, evals)
+    named = os.path.relpath(target, skill_dir)
+    if named not in skill.fixtures:
+        return f"has an agentic fixture ({listed}); --force only replaces {named}", False
+    if declared_kind(target) != "scaffold":
+        return f"{named} is not a scaffold; --force only replaces scaffolds", False
     return None, True
 
 
@@ -66,14 +79,20 @@ def _aliases(folders: list[Path]) -> dict[str, str]:
 
 
 def apply_scaffolds(
-    root: Path, *, write: bool = False, force: bool = False, limit: int | None = None
+    root: Path,
+    *,
+    write: bool = False,
+    force: bool = False,
+    limit: int | None = None,
+    evals: Path | None = None,
 ) -> ScaffoldReceipt:
     """Scaffold every eligible skill under ``root`` (a dry run unless ``write``).
 
     Raises:
         AuditInputError: ``root`` is not a readable folder with skills.
     """
-    audit = audit_skills(root)
+    audit = audit_skills(root, evals=evals)
+    outside = evals_tree(root, evals)
     created: list[str] = []
     overwritten: list[str] = []
     would_create: list[str] = []
@@ -82,7 +101,7 @@ def apply_scaffolds(
     aliases = _aliases([root / skill.skill for skill in audit.skills])
     for skill in audit.skills:
         skill_dir = root / skill.skill
-        reason, replaces = skip_reason(skill, skill_dir, force)
+        reason, replaces = skip_reason(skill, skill_dir, force, outside)
         if skill.skill in aliases:
             reason, replaces = f"the same folder as {aliases[skill.skill]} (a symlink)", False
         if reason is None and limit is not None and len(created) + len(would_create) >= limit:
@@ -94,7 +113,11 @@ def apply_scaffolds(
             would_create.append(skill.skill)
             continue
         try:
-            write_one(build_scaffold(skill_dir), force=replaces, within=root)
+            write_one(
+                build_scaffold(skill_dir, evals=outside),
+                force=replaces,
+                within=root if outside is None else outside,
+            )
         except (OSError, ScaffoldError) as exc:
             failed.append(SkippedSkill(skill=skill.skill, reason=str(exc)))
             continue
@@ -106,7 +129,7 @@ def apply_scaffolds(
         write=write,
         force=force,
         limit=limit,
-        fixture_path=DEFAULT_FIXTURE,
+        fixture_path=DEFAULT_FIXTURE if outside is None else f"{outside}/<skill>/agentic_eval.json",
         created=created,
         overwritten=overwritten,
         would_create=would_create,

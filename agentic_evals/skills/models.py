@@ -122,7 +122,8 @@ class ScaffoldReceipt(OutputModel):
     limit: int | None
     """``--limit``: at most this many fixtures; ``null`` when unlimited."""
     fixture_path: str
-    """Where each fixture goes, relative to its skill folder."""
+    """Where each fixture goes: relative to its skill folder, or
+    ``<evals>/<skill>/agentic_eval.json`` in an evals tree."""
     created: list[str]
     """Skills whose fixture was written (empty in a dry run)."""
     overwritten: list[str]

@@ -13,7 +13,10 @@ the skill's own files:
   usage-error convention of argparse, click and typer (never required: the
   scaffold cannot know the skill's conventions; it says so instead of
   guessing a pass).
-- neither: ``static-contract`` is checked by agentic-evals itself, through
+- every other program of the skill (``scripts/`` first): one usage case,
+  ``PROGRAM --help`` with the exit code and usage line it printed when the
+  scaffold was written (:mod:`~agentic_evals.skills.usage`).
+- none of these: ``static-contract`` is checked by agentic-evals itself, through
   its artifact oracles on the skill's own ``SKILL.md``: it is readable,
   opens with front matter (optionally inside a code fence) that closes and
   has a non-empty ``name`` and ``description``. The command only confirms
@@ -33,10 +36,13 @@ from typing import Any, NamedTuple
 
 from agentic_evals.contract.layout import FIXTURES_DIR
 from agentic_evals.contract.models import Fixture
+from agentic_evals.runner.isolation.copy import WorkspaceUnavailableError
 from agentic_evals.skills.skilldir import SKILL_MD
+from agentic_evals.skills.usage import usage_cases
 
-DEFAULT_FIXTURE = f"{FIXTURES_DIR}/agentic_eval.json"
-"""Where a scaffold goes, relative to its skill folder."""
+FIXTURE_NAME = "agentic_eval.json"
+DEFAULT_FIXTURE = f"{FIXTURES_DIR}/{FIXTURE_NAME}"
+"""Where a scaffold goes, relative to its skill folder (without an evals tree)."""
 SCAFFOLD_TRIALS = 2
 NO_SUCH_FLAG = "--agentic-evals-no-such-flag"
 _TRACEBACK = "Traceback (most recent call last)"
@@ -69,21 +75,32 @@ def _case(name: str, kind: str, command: list[str], exit_code: int, **extra: Any
     }
 
 
-def scaffold_cases(skill_dir: Path, fixture_dir: Path) -> list[dict[str, Any]]:
-    """The cases of a scaffold for ``skill_dir``, with paths relative to ``fixture_dir``."""
+def scaffold_cases(skill_dir: Path, base: Path) -> list[dict[str, Any]]:
+    """The cases of a scaffold for ``skill_dir``, with paths relative to ``base``.
+
+    ``base`` is where the fixture's relative paths start: its own folder, or the
+    skill's folder when the fixture declares ``skill_root``.
+
+    Raises:
+        ScaffoldError: the skill cannot be copied to run its programs' ``--help``.
+    """
     cases: list[dict[str, Any]] = []
     has_sanity = (skill_dir / "sanity.sh").is_file()
     if has_sanity:
-        command = ["bash", _rel(skill_dir / "sanity.sh", fixture_dir)]
+        command = ["bash", _rel(skill_dir / "sanity.sh", base)]
         cases.append(_case("sanity-passes", "positive", command, 0))
     if (skill_dir / "run.sh").is_file():
-        run = _rel(skill_dir / "run.sh", fixture_dir)
+        run = _rel(skill_dir / "run.sh", base)
         extra = {"required": False} if has_sanity else {}
         cases.append(_case("help-exits-0", "positive", ["bash", run, "--help"], 0, **extra))
         command = ["bash", run, NO_SUCH_FLAG]
         cases.append(_case("unknown-flag-is-rejected", "negative", command, 2, required=False))
+    try:
+        cases += usage_cases(skill_dir, base, {case["name"] for case in cases})
+    except WorkspaceUnavailableError as error:
+        raise ScaffoldError(f"cannot run the programs of {skill_dir}: {error}") from error
     if not cases:
-        cases.append(_static_case(skill_dir, fixture_dir))
+        cases.append(_static_case(skill_dir, base))
     return cases
 
 
@@ -102,32 +119,55 @@ def _static_case(skill_dir: Path, fixture_dir: Path) -> dict[str, Any]:
     return case
 
 
-def build_scaffold(skill_dir: Path, output: Path | None = None) -> Scaffold:
+def scaffold_place(skill_dir: Path, evals: Path | None) -> Path:
+    """Where the scaffold of ``skill_dir`` goes: ``<evals>/<skill>/`` or its ``fixtures/``."""
+    if evals is None:
+        return skill_dir / DEFAULT_FIXTURE
+    return evals / Path(os.path.abspath(skill_dir)).name / FIXTURE_NAME
+
+
+def existing_fixtures(skill_dir: Path, evals: Path | None) -> list[str]:
+    """The agentic fixtures ``skill_dir`` already has, in ``fixtures/`` or the evals tree."""
+    from agentic_evals.skills.skilldir import scan_skill
+
+    return list(scan_skill(skill_dir, evals).fixtures)
+
+
+def build_scaffold(
+    skill_dir: Path, output: Path | None = None, evals: Path | None = None
+) -> Scaffold:
     """Build the scaffold fixture of ``skill_dir`` (written nowhere yet).
 
     Args:
         skill_dir: A skill folder (it holds a ``SKILL.md``).
-        output: Where the fixture will go; default ``SKILL_DIR/fixtures/agentic_eval.json``.
+        output: Where the fixture will go; default :func:`scaffold_place`.
+        evals: The evals tree: without ``output`` the fixture goes to
+            ``<evals>/<skill>/agentic_eval.json`` and declares ``skill_root``, so that
+            nothing is written inside the skill.
 
     Raises:
-        ScaffoldError: ``skill_dir`` is not a skill folder.
+        ScaffoldError: ``skill_dir`` is not a skill folder, or cannot be copied to
+            run its programs.
     """
     if not (skill_dir / SKILL_MD).is_file():
         raise ScaffoldError(f"{skill_dir} is not a skill folder (no {SKILL_MD})")
-    path = output if output is not None else skill_dir / DEFAULT_FIXTURE
+    skill = Path(os.path.abspath(skill_dir))
+    outside = output is None and evals is not None
+    path = output if output is not None else scaffold_place(skill_dir, evals)
     # On stdout ("-"), paths are written for the default place of the fixture.
-    placed = skill_dir / DEFAULT_FIXTURE if str(path) == "-" else path
+    placed = scaffold_place(skill_dir, evals) if str(path) == "-" else path
     fixture_dir = Path(os.path.abspath(placed)).parent
-    cases = scaffold_cases(Path(os.path.abspath(skill_dir)), fixture_dir)
+    cases = scaffold_cases(skill, skill if outside else fixture_dir)
     entrypoint = cases[0]["name"] != "static-contract"
     exercised = (
-        "the skill's own entrypoints (sanity.sh / run.sh), run as they are"
+        "the skill's own entrypoints and programs (sanity.sh, run.sh, --help of each "
+        "program), run as they are"
         if entrypoint
         else "agentic-evals' static audit of the skill's own files"
     )
-    document = {
+    document: dict[str, Any] = {
         "version": 2,
-        "skill": Path(os.path.abspath(skill_dir)).name,
+        "skill": skill.name,
         "eval_kind": "scaffold",
         "trials": SCAFFOLD_TRIALS,
         "live": False,
@@ -144,6 +184,8 @@ def build_scaffold(skill_dir: Path, output: Path | None = None) -> Scaffold:
         "adversarial cases with oracles that read results back, then drop eval_kind: scaffold",
         "cases": cases,
     }
+    if outside:
+        document["skill_root"] = _rel(skill, fixture_dir)
     return Scaffold(Fixture.model_validate(document, strict=True), path)
 
 
