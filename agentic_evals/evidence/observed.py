@@ -23,11 +23,10 @@ of :class:`Observation` and arguments of :func:`case_evidence`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from agentic_evals import codes
-from agentic_evals.documents.findings import Finding, finding
 from agentic_evals.evidence.facts import BLIND_EXIT_CODES, CaseEvidence, case_evidence
 from agentic_evals.reports.model import TrialReport
 
@@ -64,21 +63,6 @@ def observe(facts: CaseEvidence, skill: str, trials: Iterable[TrialReport]) -> C
     )
 
 
-def vacuity_findings(facts: CaseEvidence, index: int) -> list[Finding]:
-    """A ``VACUOUS_ORACLE`` finding per vacuous check of the case at ``/cases/<index>``."""
-    name = facts.case.name
-    found = []
-    for pointer in facts.vacuous_checks:
-        message = (
-            f"case {name!r}: {pointer.lstrip('/')} passes on the null trial (the expected exit "
-            "code, empty output, the tree as it was before the command ran): it proves nothing"
-        )
-        found.append(
-            finding(codes.VACUOUS_ORACLE, f"/cases/{index}{pointer}", message, "warning", case=name)
-        )
-    return found
-
-
-def weak_cases(table: Sequence[CaseEvidence]) -> list[str]:
-    """The names of the cases whose checks all pass on the null trial."""
-    return [facts.case.name for facts in table if facts.weak]
+def vacuous_pointers(facts: CaseEvidence, index: int) -> list[str]:
+    """The pointers in the fixture of the vacuous checks of the case at ``/cases/<index>``."""
+    return [f"/cases/{index}{pointer}" for pointer in facts.vacuous_checks]

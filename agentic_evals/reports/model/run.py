@@ -176,8 +176,9 @@ class CaseReport(OutputModel):
     real_world: bool = False
     """The case declares ``real_world: true``."""
     vacuous_checks: list[str] = Field(default_factory=list)
-    """Pointers within the case of its checks that passed on the null trial of every trial
-    (``VACUOUS_ORACLE``): they prove nothing (docs/evidence.md)."""
+    """Pointers in the fixture (``/cases/3/expected/artifacts/0``) of the case's checks that
+    passed on the null trial of every trial (``VACUOUS_ORACLE``): they prove nothing
+    (docs/evidence.md)."""
     weak: bool = False
     """No check of the case fails on the null trial: it fills no evidence slot."""
     reason_problem: str | None = None
