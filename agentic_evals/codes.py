@@ -33,6 +33,10 @@ COMP_MAJORITY: Final = "AE-COMP-MAJORITY"
 COMP_NONDETERMINISTIC: Final = "AE-COMP-NONDETERMINISTIC"
 COMP_SAMPLES: Final = "AE-COMP-SAMPLES"
 
+# What a run's trials proved (report `evidence_findings`, docs/evidence.md).
+VACUOUS_ORACLE: Final = "VACUOUS_ORACLE"
+EVID_NONE: Final = "AE-EVID-NONE"
+
 
 # Trial and case problems found while running.
 EXIT_CODE: Final = "EXIT_CODE"

@@ -58,6 +58,7 @@ from agentic_evals.codes import (
     EVAL_SPEC_FIELD,
     EVAL_SPEC_KEY,
     EVAL_SPEC_NAME,
+    EVID_NONE,
     EXEC_FAILED,
     EXIT_CODE,
     FILE_UNREADABLE,
@@ -123,6 +124,7 @@ from agentic_evals.codes import (
     TIMEOUT,
     TRACE_UNAVAILABLE,
     UNMAPPED_INCIDENT,
+    VACUOUS_ORACLE,
     WORKSPACE_CHANGE_MISSING,
     WORKSPACE_CHANGE_UNEXPECTED,
     WORKSPACE_UNAVAILABLE,
@@ -147,6 +149,10 @@ RULE_TEXTS: Final[dict[str, str]] = {
     SLOP_NO_NEGATIVE: "an all-positive fixture is self-serving: add a negative or adversarial case",
     SLOP_NO_REAL_WORLD: "at least one real_world case must exercise a live path without stubs",
     SLOP_TRIVIAL: "a trivial command proves nothing",
+    VACUOUS_ORACLE: "a check that passes on the null trial (the expected exit code, empty "
+    "output, the tree before the command ran) proves nothing",
+    EVID_NONE: "without capability claims, READY needs a required real-world positive case and "
+    "a required negative or adversarial case whose checks fail on the null trial",
     COMP_MAJORITY: "compliance tier: more than half of the cases must be adversarial or negative",
     COMP_NONDETERMINISTIC: "compliance tier: at least one case must sample fresh inputs per run",
     COMP_SAMPLES: "compliance tier: every non-deterministic case must name --samples >= 50",

@@ -55,14 +55,14 @@ def live_case(
 def det_case(
     name: str = "det", claims: tuple[str, ...] = ("c",), *, passes: bool = True, **fields: Any
 ) -> dict[str, Any]:
-    """A deterministic case (``exit 3``) that passes or fails."""
+    """A deterministic case (``exit 3`` with a refusal on stderr) that passes or fails."""
     return {
         "name": name,
         "type": "negative",
         "evidence_class": "deterministic",
         "supports_claims": list(claims),
-        "command": ["bash", "-c", "exit 3"],
-        "expected": {"exit_code": 3 if passes else 0},
+        "command": ["bash", "-c", "echo 'refused: bad input' >&2; exit 3"],
+        "expected": {"exit_code": 3 if passes else 0, "stderr_contains": ["refused: bad input"]},
         **fields,
     }
 

@@ -19,14 +19,14 @@ def seam(seam_id: str, *required: str, **fields: Any) -> dict[str, Any]:
 
 
 def case(name: str, *seams: str, **fields: Any) -> dict[str, Any]:
-    """A deterministic negative case guarding ``seams`` that can fail (exit 2 expected)."""
+    """A deterministic negative case guarding ``seams`` that can fail (exit 2 and a message)."""
     body: dict[str, Any] = {
         "name": name,
         "type": "negative",
         "evidence_class": "deterministic",
         "seams": list(seams),
         "command": ["bash", "../prod.sh", "--bad"],
-        "expected": {"exit_code": 2},
+        "expected": {"exit_code": 2, "stderr_contains": ["refused --bad"]},
     }
     body.update(fields)
     return body

@@ -29,7 +29,7 @@ def test_report_v2_top_level_fields() -> None:
         "interrupted", "qualification", "shard", "isolation", "configuration", "resumed_from",
         "trial_settings_sha256", "generated_at", "duration_ms",
         "trials_per_case", "case_count", "required_case_count", "outcome_counts", "trial_count",
-        "warnings", "metrics", "cases",
+        "warnings", "evidence_findings", "metrics", "cases",
     }  # fmt: skip
 
 
@@ -40,12 +40,14 @@ def test_report_v2_case_and_trial_fields() -> None:
         "evidence_disqualifiers", "supports_claims", "seams", "test_source_sha256",
         "oracle_sha256", "passed_trials", "total_trials", "pass_rate", "trials", "expected",
         "must_exercise", "blocked_when_stdout_contains", "infra_blocked_when", "skill_files",
+        "real_world", "vacuous_checks", "weak", "reason_problem",
     }  # fmt: skip
     assert aliases(TrialReport) == {
         "trial_id", "outcome", "problems", "exit_code", "term_signal", "timed_out",
         "duration_ms", "stdout", "stderr", "truncated", "stdout_stats", "stderr_stats",
         "orphan_pids_after_teardown", "artifact_hashes", "trace_method", "traced_execs",
-        "workspace_changes", "workspace_path", "isolation", "reused", "reused_from",
+        "workspace_changes", "workspace_path", "isolation", "vacuous_checks", "reused",
+        "reused_from",
     }  # fmt: skip
 
 

@@ -3,6 +3,8 @@
 What a case proves is read from the fact table (:mod:`.facts`): commands are
 judged structurally (``: run.sh`` runs ``:``, and an argument that mentions
 ``e2e`` is no live path), and what is live is decided by :mod:`.qualification`.
+A real-world case whose checks all pass on the null trial (:mod:`.null_trial`)
+is weak and does not count either.
 """
 
 from __future__ import annotations
@@ -14,6 +16,15 @@ from agentic_evals.contract.models import Fixture
 from agentic_evals.contract.vocabulary import HOSTILE_TYPES
 from agentic_evals.documents.findings import Finding, finding
 from agentic_evals.evidence.facts import CaseEvidence
+
+
+def _not_real(facts: CaseEvidence) -> str | None:
+    """Why a real-world case does not count for the gate, in words; ``None`` when it does."""
+    if reason := facts.live_path_problem:
+        return reason
+    if facts.weak:
+        return "proves nothing: every check passes on the null trial (before the command runs)"
+    return None
 
 
 def anti_slop_findings(fixture: Fixture, table: Mapping[str, CaseEvidence]) -> list[Finding]:
@@ -30,9 +41,7 @@ def anti_slop_findings(fixture: Fixture, table: Mapping[str, CaseEvidence]) -> l
         )
         found.append(finding(codes.SLOP_NO_NEGATIVE, "/cases", message))
     real = [table[case.name] for case in fixture.cases if case.real_world]
-    why_not = [
-        f"{facts.case.name!r} {reason}" for facts in real if (reason := facts.live_path_problem)
-    ]
+    why_not = [f"{facts.case.name!r} {reason}" for facts in real if (reason := _not_real(facts))]
     if len(why_not) == len(real):
         detail = "; ".join(why_not) if why_not else "no case declares real_world: true"
         message = f"no real-world case exercises a live path without stubs: {detail}"

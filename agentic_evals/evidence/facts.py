@@ -8,10 +8,11 @@ effective evidence class, and why a live declaration fell), seam coverage
 carries its own artifacts for). Merged reports carry these facts in their
 case records, so ``merge`` judges them exactly as a run does.
 
-The facts here are static: they follow from the fixture and the skill tree,
-before anything runs. What a trial did (the checks its null trial would
-already pass, the entrypoints its trace shows) belongs to the same case and
-is kept beside these facts, per trial, when the runner records it.
+The facts here follow from the fixture and the skill tree before anything
+runs, the null trial included (:mod:`.null_trial`, judged on the tree as it
+is). What the trials did (each one's own null trial, what its trace shows)
+replaces that reading once they ran: :func:`agentic_evals.evidence.observed.observe`
+makes the same facts from them, through :func:`case_evidence`.
 """
 
 from __future__ import annotations
@@ -21,15 +22,18 @@ from typing import NamedTuple
 
 from agentic_evals.commands.analysis import CommandAnalysis, analyze
 from agentic_evals.commands.context import case_context
+from agentic_evals.contract.layout import layout_for
 from agentic_evals.contract.models import Case, Fixture
-from agentic_evals.contract.vocabulary import LIVE_CLASSES, EvidenceClass
+from agentic_evals.contract.vocabulary import HOSTILE_TYPES, LIVE_CLASSES, EvidenceClass
 from agentic_evals.evidence.checks import (
     Check,
     case_checks,
     claims_with_own_artifacts,
+    is_generic_marker,
     oracles_that_can_fail,
     readback_oracles,
 )
+from agentic_evals.evidence.null_trial import PREMISE, load_time_null_trial
 from agentic_evals.evidence.qualification import (
     LIVE_PATH_CODES,
     Disqualifier,
@@ -37,7 +41,15 @@ from agentic_evals.evidence.qualification import (
     disqualifiers,
     effective_class,
 )
+from agentic_evals.oracles.base import OracleContext
 from agentic_evals.reports.model import ClaimEvidence
+
+REASON_ORACLES = frozenset(
+    {"stdout_contains", "stderr_contains", "stdout_regex", "stderr_regex", "artifacts"}
+)
+"""Oracles whose check can show why a negative case failed: its output, or an artifact."""
+BLIND_EXIT_CODES = frozenset({126, 127})
+"""Exit codes of a program that could not run (not executable, not found): no reason shown."""
 
 
 class CaseEvidence(NamedTuple):
@@ -57,16 +69,62 @@ class CaseEvidence(NamedTuple):
     """The slot it may fill, after live qualification."""
     own_artifact_claims: frozenset[str]
     """The claims it supports that an artifact check of its own names alone."""
+    vacuous: frozenset[str] = frozenset()
+    """The pointers of its checks that pass on the null trial (see :mod:`.null_trial`)."""
+    blind_failure: bool = False
+    """A trial of it could not run its program (exit 126/127, ``EXEC_FAILED``)."""
+
+    @property
+    def evidence_checks(self) -> tuple[Check, ...]:
+        """Its checks that fail on the null trial: the only ones that prove anything."""
+        return tuple(
+            check
+            for check in self.checks
+            if check.oracle != PREMISE and check.can_fail and check.pointer not in self.vacuous
+        )
+
+    @property
+    def vacuous_checks(self) -> tuple[str, ...]:
+        """The pointers of its vacuous checks, in the order the case writes them."""
+        return tuple(check.pointer for check in self.checks if check.pointer in self.vacuous)
+
+    @property
+    def weak(self) -> bool:
+        """No check of it fails on the null trial: it fills no evidence slot."""
+        return not self.evidence_checks
 
     @property
     def failing_oracles(self) -> tuple[str, ...]:
-        """Its oracles that can fail against a broken program (empty: it detects nothing)."""
-        return oracles_that_can_fail(self.checks)
+        """Its oracles with a check that fails on the null trial (empty: it detects nothing)."""
+        return oracles_that_can_fail(self.evidence_checks)
 
     @property
     def readback_oracles(self) -> tuple[str, ...]:
-        """Its oracles that read state back independently."""
-        return readback_oracles(self.checks)
+        """Its oracles with a non-vacuous check that reads state back independently."""
+        return readback_oracles(self.evidence_checks)
+
+    @property
+    def reason_problem(self) -> str | None:
+        """For a negative or adversarial case: why it does not show its reason, in words.
+
+        ``None`` when it shows it (a non-vacuous check on output or an
+        artifact, other than a generic marker such as ``not found``, on a
+        program that ran), and for other case types.
+        """
+        case = self.case
+        if case.type not in HOSTILE_TYPES:
+            return None
+        if case.expected.exit_code in BLIND_EXIT_CODES:
+            return f"expects exit {case.expected.exit_code}, a program that could not run"
+        if self.blind_failure:
+            return "a trial's program could not run (exit 126/127 or EXEC_FAILED)"
+        shown = [c for c in self.evidence_checks if c.oracle in REASON_ORACLES]
+        if not any(not _generic(case, c) for c in shown):
+            return (
+                "no check on its output or an artifact fails on the null trial "
+                "(a missing program, a missing input or `|| true` prove nothing)"
+            )
+        return None
 
     @property
     def live_qualified(self) -> bool:
@@ -95,26 +153,72 @@ class CaseEvidence(NamedTuple):
         return len(claims) <= 1 or self.own_artifact_claims == claims
 
 
-def case_evidence(case: Case, analysis: CommandAnalysis, skill: str) -> CaseEvidence:
-    """The facts of ``case`` of the skill ``skill``, its command read as ``analysis``."""
+def _generic(case: Case, check: Check) -> bool:
+    """Whether a ``*_contains`` check looks for a generic marker (``not found``, ``Error``)."""
+    if check.oracle not in ("stdout_contains", "stderr_contains"):
+        return False
+    entries: list[str] = getattr(case.expected, check.oracle)
+    return is_generic_marker(entries[int(check.pointer.rpartition("/")[2])])
+
+
+def case_evidence(
+    case: Case,
+    analysis: CommandAnalysis,
+    skill: str,
+    vacuous: frozenset[str],
+    *,
+    blind_failure: bool = False,
+) -> CaseEvidence:
+    """The facts of ``case`` of the skill ``skill``.
+
+    Args:
+        case: The case.
+        analysis: Its command, read structurally.
+        skill: The fixture's skill.
+        vacuous: The pointers of its checks that pass on the null trial.
+        blind_failure: A trial of it could not run its program.
+    """
     checks = case_checks(case)
-    reasons = disqualifiers(case, analysis, skill, readback_oracles(checks))
-    return CaseEvidence(
+    facts = CaseEvidence(
         case=case,
         analysis=analysis,
         checks=checks,
-        blockers=tuple(reasons),
+        blockers=(),
         declared_class=declared_class(case),
-        effective_class=effective_class(case, analysis, reasons),
+        effective_class=declared_class(case),
         own_artifact_claims=claims_with_own_artifacts(case, case.supports_claims),
+        vacuous=vacuous,
+        blind_failure=blind_failure,
+    )
+    reasons = disqualifiers(case, analysis, skill, facts.readback_oracles)
+    return facts._replace(
+        blockers=tuple(reasons), effective_class=effective_class(case, analysis, reasons)
     )
 
 
+def tree_context(fixture: Fixture, case: Case, fixture_dir: Path) -> OracleContext:
+    """Where ``case``'s artifacts resolve in the tree as it is (its workspace input, if any)."""
+    layout = layout_for(fixture_dir, fixture.skill_root)
+    chosen = case.workspace or fixture.workspace
+    if chosen is not None:
+        root = layout.path(chosen.input)
+        roots = {name: Path(value) for name, value in layout.bindings(root).items()}
+        return OracleContext(root, root, roots=roots)
+    roots = {name: Path(value) for name, value in layout.bindings().items()}
+    return OracleContext(layout.base, layout.skill_tree, roots=roots)
+
+
 def evidence_table(fixture: Fixture, fixture_dir: Path) -> dict[str, CaseEvidence]:
-    """The facts of every case of ``fixture`` (living in ``fixture_dir``), by name, in order."""
+    """The facts of every case of ``fixture`` (living in ``fixture_dir``), by name, in order.
+
+    Vacuity is read from the null trial judged on the tree as it is now.
+    """
     return {
         case.name: case_evidence(
-            case, analyze(case.command, case_context(fixture, case, fixture_dir)), fixture.skill
+            case,
+            analyze(case.command, case_context(fixture, case, fixture_dir)),
+            fixture.skill,
+            load_time_null_trial(case, tree_context(fixture, case, fixture_dir)),
         )
         for case in fixture.cases
     }

@@ -9,8 +9,8 @@ its reason in words, read by both the anti-slop gate and live qualification:
 - none of the simple commands it actually runs reaches a production
   entrypoint, read structurally (``: run.sh`` or an argument that mentions
   ``e2e`` do not; ``LIVE_NO_ENTRYPOINT``);
-- none of its checks reads state back (see :mod:`.checks`;
-  ``LIVE_NO_READBACK``);
+- none of its checks reads state back and fails on the null trial (see
+  :mod:`.checks` and :mod:`.null_trial`; ``LIVE_NO_READBACK``);
 - a browser-driven ``ask`` workflow is not executed, or its run artifacts
   are not read back (see :mod:`.browser`).
 
@@ -63,7 +63,8 @@ def disqualifiers(
 ) -> list[Disqualifier]:
     """Every reason ``case`` (its command read as ``analysis``) does not count as live.
 
-    ``readbacks`` are its checks that read state back (see :mod:`.checks`).
+    ``readbacks`` are its oracles with a check that reads state back and fails on
+    the null trial (see :mod:`.checks` and :mod:`.null_trial`).
     """
     found: list[Disqualifier] = []
     if case.mocked:
@@ -78,8 +79,8 @@ def disqualifiers(
         found.append(Disqualifier(codes.LIVE_NO_ENTRYPOINT, reason))
     if not readbacks:
         reason = (
-            "reads nothing back independently (an artifact check, a workspace_changes "
-            "assertion, readback: true, or a claim-specific stdout_excludes entry)"
+            "reads nothing back independently with a check that fails on the null trial "
+            "(an artifact the command must write or change, a workspace_changes pattern)"
         )
         found.append(Disqualifier(codes.LIVE_NO_READBACK, reason))
     found += [Disqualifier(*pair) for pair in ask_disqualifiers(case, analysis, skill)]

@@ -69,6 +69,8 @@ def claim_evidence(
     )
     if facts.live_qualified and not facts.carries_its_claims:
         ineligible.append(codes.SHARED_LIVE_CASE)
+    if facts.weak:
+        ineligible.append(codes.NO_FAILING_ORACLE)  # every check passes on the null trial
     return ClaimEvidence(
         case=case.name,
         type=case.type,

@@ -249,7 +249,7 @@ def _combine(files: Sequence[ReportFile], cases: list[CaseReport]) -> Report:
     reports = [file.report for file in files]
     first = reports[0]
     bases = merged_bases([report.capability_readiness for report in reports], cases)
-    derived = derive(cases, bases, trials_per_case=first.trials_per_case)
+    derived = derive(cases, bases, trials_per_case=first.trials_per_case, eval_kind=first.eval_kind)
     update = {
         "run_id": clock.new_run_id(),
         "focused_cases": _focused(reports),

@@ -12,6 +12,7 @@ from agentic_evals.contract.layout import layout_for
 from agentic_evals.contract.models import Fixture
 from agentic_evals.contract.vocabulary import DEFAULT_RUN_TIER, QualificationTier
 from agentic_evals.evidence.facts import CaseEvidence, evidence_table
+from agentic_evals.evidence.observed import observe, vacuous_pointers
 from agentic_evals.judge.capability import run_bases
 from agentic_evals.judge.cases import case_outcome, case_problems
 from agentic_evals.judge.gate import derive
@@ -57,7 +58,10 @@ def current_hashes(loaded: LoadResult, runs: list[CaseRun]) -> dict[str, CaseHas
 def case_report(
     run: CaseRun, fixture: Fixture, facts: CaseEvidence, files: SkillFiles
 ) -> CaseReport:
-    """The record of one case: its trials reduced, and what its facts say it can prove.
+    """The record of one case: its trials reduced, and what its facts say it proved.
+
+    ``facts`` are the case's facts with what its trials observed
+    (:func:`agentic_evals.evidence.observed.observe`).
 
     It also carries what the case declares (its oracles, markers and
     ``must_exercise``) and the skill files its command runs, for ``compare``.
@@ -100,6 +104,10 @@ def case_report(
         blocked_when_stdout_contains=list(case.blocked_when_stdout_contains),
         infra_blocked_when=list(case.infra_blocked_when),
         skill_files=hashes.skill_files,
+        real_world=case.real_world,
+        vacuous_checks=vacuous_pointers(facts, run.index),
+        weak=facts.weak,
+        reason_problem=facts.reason_problem,
     )
 
 
@@ -120,15 +128,18 @@ def build_report(
     fixture_dir = loaded.path.resolve().parent
     table = evidence_table(fixture, fixture_dir)
     files = SkillFiles(layout_for(fixture_dir, fixture.skill_root).skill_tree)
+    observed = {
+        run.case.name: observe(table[run.case.name], fixture.skill, run.trials) for run in runs
+    }
     pairs = [
         (
             apply_system_test(
-                case_report(run, fixture, table[run.case.name], files),
+                case_report(run, fixture, observed[run.case.name], files),
                 run.case,
                 tier,
                 require=require_system_test,
             ),
-            table[run.case.name],
+            observed[run.case.name],
         )
         for run in runs
     ]
@@ -159,5 +170,7 @@ def build_report(
         trials_per_case=fixture.trials,
         warnings=list(loaded.warnings),
         cases=cases,
-        **derive(cases, bases, trials_per_case=fixture.trials)._asdict(),
+        **derive(
+            cases, bases, trials_per_case=fixture.trials, eval_kind=fixture.eval_kind
+        )._asdict(),
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from agentic_evals.reports.evidence_text import evidence_lines
 from agentic_evals.reports.failure import failure_detail, trial_line
 from agentic_evals.reports.isolation_text import isolation_lines
 from agentic_evals.reports.model import CaseReport, Report
@@ -146,6 +147,7 @@ def render_summary(
             + (" ..." if hallucinated.count > 5 else "")
         )
     lines.extend(isolation_lines(report))
+    lines.extend(evidence_lines(report))
     if report.interrupted:
         lines.append(f"interrupted by {report.interrupted}: unfinished cases are NOT_TESTED")
     resumed = resumed_line(report)

@@ -8,6 +8,8 @@ from pathlib import Path
 
 from agentic_evals import codes
 from agentic_evals.contract.placeholders import path_root
+from agentic_evals.evidence.checks import case_checks
+from agentic_evals.evidence.null_trial import null_trial, null_trial_before
 from agentic_evals.oracles.base import OracleContext
 from agentic_evals.oracles.outcome import trial_outcome
 from agentic_evals.oracles.registry import evaluate as evaluate_oracles
@@ -116,6 +118,8 @@ class UnjudgedTrial:
     """The verdict of a trial that could not run."""
     command: tuple[list[str], Mapping[str, str]] = ([], {})
     """The trial's own argv and environment (before any tracer wrapped them)."""
+    null_before: frozenset[str] | None = None
+    """On the shared tree: the tree checks that passed just before the command ran."""
 
     def judge(self) -> TrialReport:
         """Judge the trial; may be called again (after an interruption) until :meth:`close`."""
@@ -192,6 +196,8 @@ def _execute(
     copy = view.context.artifact_root if plan.workspace is not None else None
     case_argv, case_env, cwd = plan.trial_command(copy)
     env = trial_environment(case_env, {}, run_id=settings.run_id, case_name=case.name, trial=number)
+    # The shared tree has no pre-trial state to read afterwards: judge its null trial now.
+    null_before = null_trial_before(case, view.context)
     with ExecTrace.start(
         case.must_exercise, case_argv, env, cwd=cwd, executable=plan.executable
     ) as trace:
@@ -227,7 +233,15 @@ def _execute(
         result.close()
         raise
     return UnjudgedTrial(
-        plan, number, result, context, traced, exceeded, frame.record, command=(case_argv, env)
+        plan,
+        number,
+        result,
+        context,
+        traced,
+        exceeded,
+        frame.record,
+        command=(case_argv, env),
+        null_before=null_before,
     )
 
 
@@ -265,9 +279,11 @@ def _judge(trial: UnjudgedTrial, result: ProcessResult) -> TrialReport:
         trial.context,
         trial.traced,
     )
-    oracles = None
+    oracles, vacuous = None, None
     if result.start_error is None:
         oracles = evaluate_oracles(case, result, context)
+        passed = null_trial(case, context, trial.null_before)
+        vacuous = [check.pointer for check in case_checks(case) if check.pointer in passed]
     extra = (*traced.problems, *trial.problems)
     outcome, problems = trial_outcome(case, result, oracles, extra_problems=extra)
     return TrialReport(
@@ -289,4 +305,5 @@ def _judge(trial: UnjudgedTrial, result: ProcessResult) -> TrialReport:
         traced_execs=traced.execs,
         workspace_changes=context.workspace_changes,
         isolation=trial.record,
+        vacuous_checks=vacuous,
     )

@@ -204,7 +204,7 @@ def test_a_case_opted_out_of_readiness_proves_nothing(tmp_path: Path) -> None:
 
 
 def test_downgraded_live_cases_fill_their_effective_class(tmp_path: Path) -> None:
-    pseudo = live_case(type="negative", expected={"exit_code": 0})
+    pseudo = live_case(type="negative", expected={"exit_code": 0, "stdout_contains": ["settled"]})
     doc = document([claim(required=("fault_injected_deterministic",))], [pseudo])
     judged_claim = claim_of(run_doc(tmp_path, doc))
     assert judged_claim.per_class == {"fault_injected_deterministic": "PROVEN"}

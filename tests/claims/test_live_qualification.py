@@ -90,6 +90,8 @@ def test_a_case_feeding_itself_stubs_is_downgraded(
         {"exit_code": 0, "stdout_excludes": ["Traceback"]},
         {"exit_code": 0, "stdout_excludes": ["Traceback", "ERROR:", "[fail]", "panic", "x"]},
         {"exit_code": 0, "stderr_contains": ["done"], "stdout_excludes": ["Exception"]},
+        # It passes on the null trial: an idle program prints nothing.
+        {"exit_code": 0, "stdout_excludes": ["Traceback", "phase: pending"]},
     ],
 )
 def test_exit_code_and_own_prose_are_no_readback(tmp_path: Path, expected: dict[str, Any]) -> None:
@@ -97,13 +99,17 @@ def test_exit_code_and_own_prose_are_no_readback(tmp_path: Path, expected: dict[
     assert (result.live_qualified, result.disqualifiers) == (False, ["LIVE_NO_READBACK"])
 
 
+def test_readback_true_with_only_the_exit_code_behind_it_is_no_readback(tmp_path: Path) -> None:
+    result = qualify(tmp_path, live_case(expected={"exit_code": 0}, readback=True))
+    assert (result.live_qualified, result.disqualifiers) == (False, ["LIVE_NO_READBACK"])
+
+
 @pytest.mark.parametrize(
     "fields",
     [
         {"expected": {"exit_code": 0, "artifacts": [RECEIPT]}},
-        {"expected": {"exit_code": 0}, "readback": True},
+        {"expected": {"exit_code": 0, "stdout_contains": ["READBACK_OK"]}, "readback": True},
         {"expected": {"exit_code": 0, "workspace_changes": {"added": ["receipt.json"]}}},
-        {"expected": {"exit_code": 0, "stdout_excludes": ["Traceback", "phase: pending"]}},
     ],
 )
 def test_independent_readback_oracles_qualify(tmp_path: Path, fields: dict[str, Any]) -> None:

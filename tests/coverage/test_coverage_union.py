@@ -44,7 +44,8 @@ def test_a_skill_with_only_variant_fixtures_and_yaml_is_read(tmp_path: Path) -> 
     yaml_text = (
         "version: 2\nskill: demo\ntrials: 2\ncases:\n"
         "  - name: y\n    type: negative\n    evidence_class: deterministic\n"
-        "    seams: [s]\n    command: [bash, ../prod.sh]\n    expected: {exit_code: 3}\n"
+        "    seams: [s]\n    command: [bash, ../prod.sh]\n"
+        "    expected: {exit_code: 3, stderr_contains: [refused]}\n"
     )
     (skill / "fixtures" / "agentic_eval.yaml").write_text(yaml_text)
     report = show_coverage(skill)

@@ -98,6 +98,9 @@ class TrialReport(OutputModel):
     (``run --keep-workspaces``); null when it was deleted or there was none."""
     isolation: TrialIsolation | None = None
     """The trial's private view, network and containment (docs/isolation.md)."""
+    vacuous_checks: list[str] | None = None
+    """Pointers within the case (``/expected/artifacts/0``) of the checks that passed on this
+    trial's null trial (docs/evidence.md); null when the trial's program did not run."""
     reused: bool = False
     """Kept from the report this run resumed (``run --resume``), not run again."""
     reused_from: str | None = None
@@ -170,6 +173,16 @@ class CaseReport(OutputModel):
     skill_files: dict[str, str] | None = None
     """Skill-relative path to ``sha256:<hex>`` of each skill-tree file the command runs (its
     entrypoints, as the structural reading of the command resolves them)."""
+    real_world: bool = False
+    """The case declares ``real_world: true``."""
+    vacuous_checks: list[str] = Field(default_factory=list)
+    """Pointers in the fixture (``/cases/3/expected/artifacts/0``) of the case's checks that
+    passed on the null trial of every trial (``VACUOUS_ORACLE``): they prove nothing
+    (docs/evidence.md)."""
+    weak: bool = False
+    """No check of the case fails on the null trial: it fills no evidence slot."""
+    reason_problem: str | None = None
+    """For a negative or adversarial case that does not show its reason, why (in words)."""
 
 
 class RepoInfo(OutputModel):
@@ -270,6 +283,9 @@ class Report(OutputModel):
     """Trials that ran."""
     warnings: list[Finding]
     """Load-time warnings."""
+    evidence_findings: list[Finding] = Field(default_factory=list)
+    """What the trials proved: every vacuous check (``VACUOUS_ORACLE``) and, for a skill
+    without capability claims, what READY lacks (``AE-EVID-NONE``)."""
     metrics: Metrics
     """Aggregate figures."""
     cases: list[CaseReport]
