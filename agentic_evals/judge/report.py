@@ -11,7 +11,7 @@ from agentic_evals.commands.skill_files import SkillFiles
 from agentic_evals.contract.layout import layout_for
 from agentic_evals.contract.models import Fixture
 from agentic_evals.contract.vocabulary import DEFAULT_RUN_TIER, QualificationTier
-from agentic_evals.evidence.facts import CaseEvidence, evidence_table
+from agentic_evals.evidence.facts import CaseEvidence, evidence_table, traced_evidence
 from agentic_evals.judge.capability import run_bases
 from agentic_evals.judge.cases import case_outcome, case_problems
 from agentic_evals.judge.gate import derive
@@ -120,15 +120,16 @@ def build_report(
     fixture_dir = loaded.path.resolve().parent
     table = evidence_table(fixture, fixture_dir)
     files = SkillFiles(layout_for(fixture_dir, fixture.skill_root).skill_tree)
+    traced = {run.case.name: traced_evidence(table[run.case.name], run.trials) for run in runs}
     pairs = [
         (
             apply_system_test(
-                case_report(run, fixture, table[run.case.name], files),
+                case_report(run, fixture, traced[run.case.name], files),
                 run.case,
                 tier,
                 require=require_system_test,
             ),
-            table[run.case.name],
+            traced[run.case.name],
         )
         for run in runs
     ]

@@ -23,15 +23,17 @@ judged by :mod:`agentic_evals.evidence.traced`.
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePosixPath
 
+from agentic_evals.commands.shell import simple_commands
 from agentic_evals.contract.models import Case
 from agentic_evals.contract.vocabulary import DEFAULT_CLASS, LIVE_CLASSES
 from agentic_evals.oracles.base import OracleContext
 from agentic_evals.oracles.paths import UnsafePathError, resolve_artifact
-from agentic_evals.reports.model.trace import ArtifactWriter, FileTrace
+from agentic_evals.reports.model import ArtifactWriter, FileTrace
 from agentic_evals.runner.fanotify import FanotifyTrace, fanotify_problem
 from agentic_evals.runner.trace_record import TraceRecorder
 from agentic_evals.runner.trace_strace import FILE_EVENTS, StraceTracer
@@ -76,6 +78,8 @@ class FileTracing:
 
     def __init__(self, tree: Path, mode: str, method: str, reason: str | None = None) -> None:
         self.tree = tree
+        self.cwd: Path | None = None
+        """The trial's working directory (set before it is spawned)."""
         self.mode = mode
         self.recorder = TraceRecorder(method)
         self.reason = reason
@@ -149,7 +153,7 @@ class FileTracing:
         entrypoints: dict[str, None] = {}
         trivial: dict[str, None] = {}
         checked: dict[str, None] = {}
-        roots: set[int] = set()
+        roots: dict[int, int] = {}
         for run in recorder.runs:
             shown = self._shown(run.path)
             if run.how == "check":
@@ -158,13 +162,18 @@ class FileTracing:
                 trivial[f"{shown}: {run.trivial or 'a file in a stub location'}"] = None
             else:
                 entrypoints[shown] = None
-                roots.add(run.pid)
+                roots.setdefault(run.pid, run.seq)
+        named = _named_inputs(case, self.cwd)
         stubs = [
             self._shown(path)
-            for path in recorder.opened
+            for path, openers in recorder.opened.items()
             if stub_location(self._shown(path))
             and path not in recorder.writers
             and _existed(path, context)
+            and not (
+                _is_named(path, named)
+                and all(recorder.by_entrypoint(seq, pid, roots) for seq, pid in openers)
+            )
         ]
         return FileTrace(
             method="fanotify" if recorder.method == "fanotify" else "strace",
@@ -181,7 +190,7 @@ class FileTracing:
         return str(real.relative_to(self.tree)) if real.is_relative_to(self.tree) else path
 
     def _artifacts(
-        self, case: Case, context: OracleContext, roots: set[int]
+        self, case: Case, context: OracleContext, roots: dict[int, int]
     ) -> dict[str, ArtifactWriter]:
         found: dict[str, ArtifactWriter] = {}
         for check in case.expected.artifacts:
@@ -191,13 +200,44 @@ class FileTracing:
                 resolved = resolve_artifact(check.path, context)
             except UnsafePathError:
                 continue
-            pids = self.recorder.writers.get(str(resolved.real), set())
+            writes = self.recorder.writes_of(str(resolved.real))
             writer: ArtifactWriter = "untouched"
-            if pids:
-                inside = any(self.recorder.in_subtree(pid, roots) for pid in pids)
+            if writes:
+                # Every write must be the entrypoint's: a wrapper may overwrite its output.
+                inside = all(self.recorder.by_entrypoint(seq, pid, roots) for seq, pid in writes)
                 writer = "entrypoint" if inside else "wrapper"
             found[check.path] = writer
         return found
+
+
+def _named_inputs(case: Case, cwd: Path | None) -> tuple[set[str], set[str]]:
+    """The files a case's command names by a plain path below its cwd, and their folders.
+
+    What the case names as the program's input (``run samples/app.json``)
+    is its input, not a stub reached by another road: a path written with a
+    stub location in it is not counted here (the load-time reading judges
+    it), nor a path that leaves the cwd, nor one only known at run time.
+    """
+    files: set[str] = set()
+    folders: set[str] = set()
+    if cwd is None:
+        return files, folders
+    for command in simple_commands(case.command, case.env):
+        for word in command.argv[1:]:
+            if not word or word.startswith("-") or any(mark in word for mark in "$`*?["):
+                continue
+            relative = posixpath.normpath(word)
+            if relative.startswith(("/", "..")) or stub_location(f"{relative}/x"):
+                continue
+            files.add(str(cwd / relative))
+            if posixpath.dirname(relative):
+                folders.add(str(cwd / posixpath.dirname(relative)))
+    return files, folders
+
+
+def _is_named(path: str, named: tuple[set[str], set[str]]) -> bool:
+    files, folders = named
+    return path in files or any(path.startswith(folder + "/") for folder in folders)
 
 
 def _existed(path: str, context: OracleContext) -> bool:

@@ -20,6 +20,7 @@ placed in, or outside, the process subtree of the entrypoint that ran.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -31,6 +32,7 @@ _OPEN = 0x10000  # FAN_OPEN_PERM
 _MODIFY = 0x2  # FAN_MODIFY
 _MAX_DEPTH = 64
 _MAX_OPENS = 4096
+_MAX_OPENERS = 16
 
 
 class FileRun(NamedTuple):
@@ -47,6 +49,8 @@ class FileRun(NamedTuple):
     """Why it does nothing (see :mod:`.substance`), or None when it is substantive."""
     option: str | None = None
     """The no-run option of a ``check``."""
+    seq: int = 0
+    """When, in the order of the trial's events."""
 
 
 @dataclass
@@ -55,28 +59,36 @@ class TraceRecorder:
 
     method: str
     runs: list[FileRun] = field(default_factory=list)
-    opened: dict[str, int] = field(default_factory=dict)
-    """Every file opened (resolved path), with the first pid that opened it."""
-    writers: dict[str, set[int]] = field(default_factory=dict)
-    """Every file written, with the pids that wrote it."""
+    opened: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+    """Every file opened (resolved path), with when (event order) and by which pid."""
+    writers: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+    """Every file written, with when (event order) and by which pid."""
+    inode_writers: dict[tuple[int, int], list[tuple[int, int]]] = field(default_factory=dict)
+    """The same by (device, inode): a file written, then renamed into place, keeps them."""
     parents: dict[int, tuple[int, ...]] = field(default_factory=dict)
     """Each process seen, with its chain of parents (nearest first)."""
+    first_seen: dict[int, int] = field(default_factory=dict)
+    """When each process was first seen (its fork, under strace)."""
+    seq: int = 0
+    """The number of events so far."""
     errors: list[str] = field(default_factory=list)
     _verdicts: dict[tuple[int, int, int, int], str | None] = field(default_factory=dict)
 
     def event(self, mask: int, fd: int, pid: int) -> None:
         """Record one fanotify event about the file open as ``fd``, caused by ``pid``."""
         path = os.readlink(f"/proc/thread-self/fd/{fd}")
+        self.seq += 1
         if mask & _MODIFY:
-            self.writers.setdefault(path, set()).add(pid)
+            self.wrote(path, pid)
+            info = os.fstat(fd)
+            self.inode_writers.setdefault((info.st_dev, info.st_ino), []).append((self.seq, pid))
             self._seen(pid)
         if mask & _EXEC:
             self._seen(pid)
             self._ran(pid, path, fd, "exec")
         elif mask & _OPEN:
             self._seen(pid)
-            if len(self.opened) < _MAX_OPENS:
-                self.opened.setdefault(path, pid)
+            self.open(path, pid)
             argv = _cmdline(pid)
             if argv:
                 mode = _interpreter_mode(pid, argv, path)
@@ -88,21 +100,53 @@ class TraceRecorder:
         if len(self.errors) < 10:
             self.errors.append(reason)
 
+    def open(self, path: str, pid: int) -> None:
+        """Record that ``pid`` opened ``path`` now."""
+        if len(self.opened) < _MAX_OPENS or path in self.opened:
+            seen = self.opened.setdefault(path, [])
+            if len(seen) < _MAX_OPENERS:
+                seen.append((self.seq, pid))
+
+    def writes_of(self, path: str) -> list[tuple[int, int]]:
+        """Every write of ``path`` (as it is now, after any rename into place)."""
+        found = list(self.writers.get(path, []))
+        try:
+            info = os.stat(path)
+        except OSError:
+            return found
+        return sorted({*found, *self.inode_writers.get((info.st_dev, info.st_ino), [])})
+
+    def wrote(self, path: str, pid: int) -> None:
+        """Record that ``pid`` wrote ``path`` now."""
+        self.writers.setdefault(path, []).append((self.seq, pid))
+
     def _seen(self, pid: int) -> None:
         if pid not in self.parents:
             self.parents[pid] = _ancestors(pid)
+            self.first_seen.setdefault(pid, self.seq)
 
     def _ran(self, pid: int, path: str, fd: int, how: str, option: str | None = None) -> None:
         info = os.fstat(fd)
         key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
         if key not in self._verdicts:
             self._verdicts[key] = substance(os.pread(fd, READ_BYTES, 0), path)
-        run = FileRun(pid, path, info.st_dev, info.st_ino, how, self._verdicts[key], option)
+        verdict = self._verdicts[key]
+        run = FileRun(pid, path, info.st_dev, info.st_ino, how, verdict, option, self.seq)
         self.runs.append(run)
 
-    def in_subtree(self, pid: int, roots: set[int]) -> bool:
-        """Whether ``pid`` is one of ``roots`` or a descendant of one (as far as it was seen)."""
-        return pid in roots or any(parent in roots for parent in self.parents.get(pid, ()))
+    def by_entrypoint(self, seq: int, pid: int, roots: Mapping[int, int]) -> bool:
+        """Whether a write by ``pid`` at ``seq`` came from the entrypoint's process subtree.
+
+        ``roots`` maps each process that ran a substantive file to when it
+        began to. The writer is one of them and wrote after it began, or it
+        was first seen after one of its ancestors began: a process's writes
+        before it ran the entrypoint (``echo x > r.json; exec run.sh``) and
+        a child forked earlier are not the entrypoint's.
+        """
+        if pid in roots:
+            return seq > roots[pid]
+        born = self.first_seen.get(pid, seq)
+        return any(a in roots and born > roots[a] for a in self.parents.get(pid, ()))
 
 
 def _interpreter_mode(pid: int, argv: tuple[str, ...], path: str) -> tuple[str, str | None] | None:

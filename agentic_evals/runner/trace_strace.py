@@ -57,7 +57,9 @@ _ALIAS_PREFIX = TRACER_NAME_PREFIX  # + 6 hex digits: 15 characters, the whole o
 _TRACER_MARK = "exec-tracer"  # the tracer's AGENTIC_EVALS_TRIAL: names no trial
 EXEC_EVENTS = "execve,execveat"
 """What ``must_exercise`` needs: every exec."""
-FILE_EVENTS = "execve,execveat,open,openat,openat2,creat,clone,clone3,fork,vfork"
+FILE_EVENTS = (
+    "execve,execveat,open,openat,openat2,creat,clone,clone3,fork,vfork,rename,renameat,renameat2"
+)
 """What file tracing needs (:mod:`.trace_strace_files`): execs, opens and forks."""
 
 

@@ -42,6 +42,8 @@ _CHILD = re.compile(r"\)\s+=\s+(\d+)\s*\Z")
 _WRITE_FLAGS = re.compile(r"\bO_(?:WRONLY|RDWR|CREAT|TRUNC|APPEND)\b")
 _OPENS = frozenset({"open", "openat", "openat2", "creat"})
 _FORKS = frozenset({"clone", "clone3", "fork", "vfork"})
+_RENAMES = frozenset({"rename", "renameat", "renameat2"})
+_QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
 
 
 def _unescape(text: str) -> str:
@@ -57,6 +59,7 @@ def absorb(lines: Iterable[str], recorder: TraceRecorder, cwd: Path, tree: Path)
         match = _LINE.match(line.rstrip("\n"))
         if match is None:
             continue
+        recorder.seq += 1
         pid, rest = int(match[1]), match[4]
         if match[2] is not None:
             name = match[2]
@@ -72,6 +75,10 @@ def absorb(lines: Iterable[str], recorder: TraceRecorder, cwd: Path, tree: Path)
             child = _CHILD.search(rest)
             if child is not None:
                 recorder.parents[int(child[1])] = (pid, *recorder.parents.get(pid, ()))
+                recorder.first_seen[int(child[1])] = recorder.seq
+        elif name in _RENAMES:
+            if re.search(r"\)\s+=\s+0\s*\Z", rest):
+                _renamed(recorder, _QUOTED.findall(rest))
         elif name in ("execve", "execveat"):
             found = exec_call(pid, name, rest)
             if found is None or found.error is not None:
@@ -87,12 +94,25 @@ def absorb(lines: Iterable[str], recorder: TraceRecorder, cwd: Path, tree: Path)
             path = _unescape(opened[1])
             if not Path(path).is_relative_to(tree):
                 continue
-            recorder.opened.setdefault(path, pid)
+            recorder.open(path, pid)
             if _WRITE_FLAGS.search(rest):
-                recorder.writers.setdefault(path, set()).add(pid)
+                recorder.wrote(path, pid)
             program = programs.get(pid)
             if program is not None:
                 _interpreted(recorder, verdicts, pid, path, program)
+
+
+def _renamed(recorder: TraceRecorder, names: list[str]) -> None:
+    """Move the writes of a file renamed into place to its new name."""
+    if len(names) != 2:
+        return
+    old, new = (posixpath.normpath(_unescape(name)) for name in names)
+    for path in list(recorder.writers):
+        if path == old or path.endswith("/" + old):
+            base = path[: len(path) - len(old)]
+            target = new if new.startswith("/") else posixpath.normpath(base + new)
+            recorder.writers.setdefault(target, []).extend(recorder.writers.pop(path))
+            return
 
 
 def _interpreted(
@@ -130,4 +150,6 @@ def _ran(
     except OSError as error:
         recorder.failed(f"{path}: {error.strerror or error}")
         return
-    recorder.runs.append(FileRun(pid, path, info.st_dev, info.st_ino, how, verdicts[path], option))
+    verdict = verdicts[path]
+    run = FileRun(pid, path, info.st_dev, info.st_ino, how, verdict, option, recorder.seq)
+    recorder.runs.append(run)

@@ -202,6 +202,7 @@ def _execute(
         tree = Path(os.path.realpath(settings.layout.skill_tree))
         mounts = dict.fromkeys((tree, Path(os.path.realpath(view.context.artifact_root))))
         tracing = FileTracing.start(tree, view.mode, tuple(mounts))
+        tracing.cwd = Path(os.path.realpath(cwd))
     strace = tracing.strace if tracing is not None else None
     with (
         _stopping(tracing),

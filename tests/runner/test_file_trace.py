@@ -191,3 +191,47 @@ def test_files_that_do_something_are_substantive(content: str, name: str) -> Non
 )
 def test_stub_locations_include_the_look_alikes(path: str, stub: bool) -> None:
     assert stub_location(path) is stub
+
+
+RENAMES = (
+    "#!/bin/bash\nmkdir -p out\n"
+    'python3 -c \'import os; open("out/.r.tmp", "w").write("{}"); '
+    'os.replace("out/.r.tmp", "out/r.json")\'\n'
+)
+
+
+@pytest.mark.parametrize("tracer", TRACERS)
+def test_an_artifact_renamed_into_place_keeps_its_writer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tracer: str
+) -> None:
+    monkeypatch.setenv(TRACER_VAR, tracer)
+    skill = _skill(tmp_path)
+    (skill / "rename.sh").write_text(RENAMES)
+    expected = {"artifacts": [{"path": "out/r.json", "exists": True}]}
+    report = run(
+        fixture(
+            skill, [case("real", "bash rename.sh", real_world=True, expected=expected, cwd=".")]
+        )
+    )
+    assert _trace(report, "real").artifacts == {"out/r.json": "entrypoint"}
+
+
+@pytest.mark.parametrize("tracer", TRACERS)
+def test_an_input_the_command_names_is_no_stub_unless_the_wrapper_reads_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tracer: str
+) -> None:
+    monkeypatch.setenv(TRACER_VAR, tracer)
+    skill = _skill(tmp_path)
+    (skill / "reads.sh").write_text('#!/bin/bash\ncat "$1" > /dev/null\ncp "$1" /tmp/ae-x-$$\n')
+    cases = [
+        case("named", "bash ../reads.sh stub.csv", real_world=True, cwd="fixtures"),
+        case(
+            "wrapper-reads",
+            "cat stub.csv >/dev/null; bash ../reads.sh stub.csv",
+            real_world=True,
+            cwd="fixtures",
+        ),
+    ]
+    report = run(fixture(skill, cases, trials=1))
+    assert _trace(report, "named").stub_opens == []
+    assert _trace(report, "wrapper-reads").stub_opens == ["fixtures/stub.csv"]

@@ -40,7 +40,7 @@ from agentic_evals.reports.model.run import (
     TrialReport,
     WorkspaceChangesReport,
 )
-from agentic_evals.reports.model.trace import FileTrace
+from agentic_evals.reports.model.trace import ArtifactWriter, FileTrace
 
 __all__ = [
     "CASE_OUTCOMES",
@@ -77,6 +77,7 @@ __all__ = [
     "Threat",
     "TrialIsolation",
     "FileTrace",
+    "ArtifactWriter",
     "TrialOutcome",
     "TrialReport",
     "WorkspaceChangesReport",
