@@ -183,7 +183,7 @@ RULE_TEXTS: Final[dict[str, str]] = {
     BLOCKED_MARKER: "a blocked marker in the output makes the trial BLOCKED",
     INFRA_BLOCKED: "an infrastructure marker makes a failing trial INFRA_BLOCKED",
     NOT_EXERCISED: "every must_exercise contract must be executed during the trial",
-    TRACE_UNAVAILABLE: "must_exercise needs an exec tracer",
+    TRACE_UNAVAILABLE: "must_exercise, live and real-world cases need a tracer",
     INTERRUPTED: "a case must run all its trials",
     MISSING_SYSTEM_TEST: "a case required up to system_test must pass at that tier",
     ARTIFACT_TOO_LARGE: "an artifact read for its content must fit the read limit",

@@ -29,12 +29,13 @@ from pathlib import Path
 
 import _gen
 import isolation_bench
+import trace_bench
 
 PYTHON = sys.executable
 # The console script next to the interpreter: the same venv, hence the same
 # interpreter, for the CLI and for the bare-Python baselines.
 CLI = str(Path(sys.executable).with_name("agentic-evals"))
-FIGURES = "abcdefg"
+FIGURES = "abcdefgh"
 CORPUS_TREE = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "skills-tree-2026-01"
 """The real skill tree of the shared corpus (its audit is timed when it is there)."""
 GIB = 2**30
@@ -541,6 +542,7 @@ RUNNERS: dict[str, Callable[[Bench], None]] = {
     "e": figure_e,
     "f": lambda bench: isolation_bench.figure_f(bench, sys.modules[__name__]),
     "g": lambda bench: isolation_bench.figure_g(bench, sys.modules[__name__]),
+    "h": lambda bench: trace_bench.figure_h(bench, sys.modules[__name__]),
 }
 
 

@@ -34,7 +34,10 @@ DESCRIBED = "description: A skill of the tests.\n"
 """The description every skill's front matter needs (the Agent Skills specification)."""
 COMPOSED = DESCRIBED + "metadata:\n  composes: agentic-evals\n"
 """Front matter of a skill that says it is evaluated by agentic-evals."""
-PROD_SH = '#!/usr/bin/env bash\nprintf \'{"phase": "settled"}\' > receipt.json\necho settled\n'
+PROD_SH = (
+    "#!/usr/bin/env bash\nphase=$(echo settled | tr -d '\\n')\n"
+    'printf \'{"phase": "%s"}\' "$phase" > receipt.json\necho settled\n'
+)
 """A production entrypoint that writes a receipt and says so."""
 PROD = {"prod.sh": PROD_SH}
 RECEIPT = {"path": "receipt.json", "json_pointer": "/phase", "equals": "settled"}

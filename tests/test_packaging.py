@@ -195,8 +195,10 @@ def test_the_readme_commands_run_as_printed(
     # What the README shows is the command's summary: stdout, or stderr when it prints there.
     stream = result.stdout or result.stderr
     shown = [line.rstrip() for line in stream.splitlines()]
-    # The containment line names this machine's mechanisms (cgroup v1 or v2, ...).
-    assert [line for line in shown if not line.startswith("containment:")] == [
-        line for line in printed if not line.startswith("containment:")
+    # The containment and tracing lines name this machine's mechanisms (cgroup v1 or v2,
+    # fanotify or strace, ...).
+    local = ("containment:", "tracing:")
+    assert [line for line in shown if not line.startswith(local)] == [
+        line for line in printed if not line.startswith(local)
     ], result.output
     assert result.exit_code == 0

@@ -17,6 +17,7 @@ makes the same facts from them, through :func:`case_evidence`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -41,8 +42,9 @@ from agentic_evals.evidence.qualification import (
     disqualifiers,
     effective_class,
 )
+from agentic_evals.evidence.traced import env_injection, trace_blockers
 from agentic_evals.oracles.base import OracleContext
-from agentic_evals.reports.model import ClaimEvidence
+from agentic_evals.reports.model import ClaimEvidence, TrialReport
 
 REASON_ORACLES = frozenset(
     {"stdout_contains", "stderr_contains", "stdout_regex", "stderr_regex", "artifacts"}
@@ -213,15 +215,33 @@ def evidence_table(fixture: Fixture, fixture_dir: Path) -> dict[str, CaseEvidenc
 
     Vacuity is read from the null trial judged on the tree as it is now.
     """
-    return {
-        case.name: case_evidence(
+    table = {}
+    for case in fixture.cases:
+        ctx = case_context(fixture, case, fixture_dir)
+        facts = case_evidence(
             case,
-            analyze(case.command, case_context(fixture, case, fixture_dir)),
+            analyze(case.command, ctx),
             fixture.skill,
             load_time_null_trial(case, tree_context(fixture, case, fixture_dir)),
         )
-        for case in fixture.cases
-    }
+        table[case.name] = with_blockers(facts, env_injection(case, ctx))
+    return table
+
+
+def with_blockers(facts: CaseEvidence, extra: Iterable[Disqualifier]) -> CaseEvidence:
+    """``facts`` with further reasons not to count as live (its effective class follows)."""
+    known = {(item.code, item.reason) for item in facts.blockers}
+    added = [item for item in extra if (item.code, item.reason) not in known]
+    if not added:
+        return facts
+    reasons = [*facts.blockers, *added]
+    effective = effective_class(facts.case, facts.analysis, reasons)
+    return facts._replace(blockers=tuple(reasons), effective_class=effective)
+
+
+def traced_evidence(facts: CaseEvidence, trials: Iterable[TrialReport]) -> CaseEvidence:
+    """``facts`` with what the traces of the case's ``trials`` show (see :mod:`.traced`)."""
+    return with_blockers(facts, trace_blockers(facts.case, facts.readback_oracles, trials))
 
 
 def fills_slot(entry: ClaimEvidence, evidence_class: str) -> bool:

@@ -11,7 +11,7 @@ from agentic_evals.commands.skill_files import SkillFiles
 from agentic_evals.contract.layout import layout_for
 from agentic_evals.contract.models import Fixture
 from agentic_evals.contract.vocabulary import DEFAULT_RUN_TIER, QualificationTier
-from agentic_evals.evidence.facts import CaseEvidence, evidence_table
+from agentic_evals.evidence.facts import CaseEvidence, evidence_table, traced_evidence
 from agentic_evals.evidence.observed import observe, vacuous_pointers
 from agentic_evals.judge.capability import run_bases
 from agentic_evals.judge.cases import case_outcome, case_problems
@@ -128,8 +128,12 @@ def build_report(
     fixture_dir = loaded.path.resolve().parent
     table = evidence_table(fixture, fixture_dir)
     files = SkillFiles(layout_for(fixture_dir, fixture.skill_root).skill_tree)
+    # What the trials observed (null trials), then what their traces show.
     observed = {
-        run.case.name: observe(table[run.case.name], fixture.skill, run.trials) for run in runs
+        run.case.name: traced_evidence(
+            observe(table[run.case.name], fixture.skill, run.trials), run.trials
+        )
+        for run in runs
     }
     pairs = [
         (

@@ -9,6 +9,7 @@ from agentic_evals.reports.failure import failure_detail, trial_line
 from agentic_evals.reports.isolation_text import isolation_lines
 from agentic_evals.reports.model import CaseReport, Report
 from agentic_evals.reports.reason import readiness_reason, resumed_line
+from agentic_evals.reports.trace_text import tracing_lines
 
 LIST_EVERY_CASE_UP_TO = 40
 """Longer runs list only the cases that did not pass every trial."""
@@ -148,6 +149,7 @@ def render_summary(
         )
     lines.extend(isolation_lines(report))
     lines.extend(evidence_lines(report))
+    lines.extend(tracing_lines(report))
     if report.interrupted:
         lines.append(f"interrupted by {report.interrupted}: unfinished cases are NOT_TESTED")
     resumed = resumed_line(report)

@@ -30,7 +30,7 @@ from agentic_evals import codes
 from agentic_evals.reports.model import Problem
 from agentic_evals.runner.process import ProcessResult
 from agentic_evals.runner.trace_match import runs
-from agentic_evals.runner.trace_strace import StraceTracer
+from agentic_evals.runner.trace_strace import TRACE_FILE, StraceTracer
 from agentic_evals.runner.trace_types import Exec, Tracer
 
 UNAVAILABLE = "unavailable"
@@ -91,11 +91,17 @@ class ExecTrace:
         cwd: Path,
         executable: str | None = None,
         tracers: Iterable[Tracer] | None = None,
+        always: bool = False,
     ) -> ExecTrace:
-        """Prepare the trial's command: traced when ``entries`` is not empty."""
+        """Prepare the trial's command: traced when ``entries`` is not empty, or ``always``.
+
+        ``always`` traces with ``tracers`` for the file trace's sake
+        (:mod:`agentic_evals.runner.trace_strace_files`), which then reads
+        :attr:`record` before the trace is closed.
+        """
         trace = cls(entries, argv, env, executable)
         # A program that cannot start runs untraced: the spawn reports it as usual.
-        if not entries or not startable(trace._command[0], env, cwd):
+        if not (entries or always) or not startable(trace._command[0], env, cwd):
             return trace
         reasons = []
         for tracer in default_tracers() if tracers is None else tracers:
@@ -110,6 +116,13 @@ class ExecTrace:
             return trace
         trace._unavailable = "; ".join(reasons) or "no tracer is configured"
         return trace
+
+    @property
+    def record(self) -> Path | None:
+        """The tracer's record of the trial (strace's output), while the trace is open."""
+        if self._tracer is None or self._workdir is None:
+            return None
+        return self._workdir / TRACE_FILE
 
     @property
     def process_name(self) -> str | None:
@@ -145,9 +158,9 @@ class ExecTrace:
         could not start, as the untraced spawn would have reported it) and
         what tracing found.
         """
-        if not self.entries:
-            return result, TraceOutcome()
         tracer, workdir = self._tracer, self._workdir
+        if not self.entries and (tracer is None or workdir is None):
+            return result, TraceOutcome()
         if tracer is None or workdir is None:
             if result.start_error is not None:
                 # Nothing ran: nothing to judge.
@@ -162,7 +175,9 @@ class ExecTrace:
         complete = tracer.finish(workdir, result.pid)
         if result.start_error is not None:
             return result, TraceOutcome(method=tracer.name)
-        return self._judge(result, tracer.name, tracer.execs(workdir), complete)
+        judged, outcome = self._judge(result, tracer.name, tracer.execs(workdir), complete)
+        # Traced for the file trace only: nothing to report about must_exercise.
+        return (judged, outcome) if self.entries else (judged, TraceOutcome())
 
     def _judge(
         self, result: ProcessResult, method: str, execs: Iterable[Exec], complete: bool

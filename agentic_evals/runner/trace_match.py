@@ -154,3 +154,30 @@ def _path_names(path: str, entry: str) -> bool:
         return False
     actual = posixpath.normpath(path)
     return actual == wanted or actual.endswith("/" + wanted)
+
+
+# Options that make an interpreter check, describe or compile a file without running it.
+_NO_RUN: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
+    (_INTERPRETERS[0][0], frozenset({"-n", "--version", "--help", "--noexec"})),
+    (_INTERPRETERS[1][0], frozenset({"-V", "--version", "-h", "--help", "-?"})),
+    (_INTERPRETERS[2][0], frozenset({"-c", "--check", "-v", "--version", "-h", "--help"})),
+    (_INTERPRETERS[3][0], frozenset({"-c", "-v", "-V", "--version", "-h", "--help"})),
+    (_INTERPRETERS[4][0], frozenset({"-c", "-y", "--yydebug", "--version", "-h", "--help"})),
+    (_INTERPRETERS[5][0], frozenset({"-l", "--syntax-check", "-v", "--version", "-h", "--help"})),
+)
+
+
+def no_run_option(program: str, argv: tuple[str, ...], upto: int) -> str | None:
+    """The option among ``argv[1:upto]`` that keeps the interpreter from running its script."""
+    name = posixpath.basename(program)
+    flags = next((f for pattern, f in _NO_RUN if pattern.fullmatch(name)), None)
+    if flags is None:
+        return None
+    for arg in argv[1:upto]:
+        if arg in flags:
+            return arg
+        if arg.startswith("-") and not arg.startswith("--"):
+            hit = next((f"-{c}" for c in arg[1:] if f"-{c}" in flags), None)
+            if hit is not None:
+                return arg
+    return None

@@ -48,6 +48,11 @@ def parse_strace(lines: Iterable[str]) -> Iterator[Exec]:
             yield found
 
 
+def exec_call(pid: int, name: str, text: str) -> Exec | None:
+    """Decode one ``execve``/``execveat`` call (its text after the opening parenthesis)."""
+    return _call(pid, name, text)
+
+
 def _call(pid: int, name: str, text: str) -> Exec | None:
     """Decode the arguments and result of one call; None when unreadable."""
     pos = 0

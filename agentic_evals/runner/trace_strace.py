@@ -55,24 +55,37 @@ STRACE_PROGRAM = "strace"
 TRACE_FILE = "execs.strace"
 _ALIAS_PREFIX = TRACER_NAME_PREFIX  # + 6 hex digits: 15 characters, the whole of a comm
 _TRACER_MARK = "exec-tracer"  # the tracer's AGENTIC_EVALS_TRIAL: names no trial
-_BASE_FLAGS = (
-    "-DDD",
-    "-f",
-    "-qq",
-    "-e",
-    "trace=execve,execveat",
-    "-e",
-    "signal=none",
-    "-s",
-    "4096",
+EXEC_EVENTS = "execve,execveat"
+"""What ``must_exercise`` needs: every exec."""
+FILE_EVENTS = (
+    "execve,execveat,open,openat,openat2,creat,clone,clone3,fork,vfork,rename,renameat,renameat2"
 )
-_FLAG_SETS = ((*_BASE_FLAGS, "--seccomp-bpf"), _BASE_FLAGS)
+"""What file tracing needs (:mod:`.trace_strace_files`): execs, opens and forks."""
+
+
+def _flag_sets(events: str) -> tuple[tuple[str, ...], ...]:
+    base: tuple[str, ...] = (
+        "-DDD",
+        "-f",
+        "-qq",
+        "-e",
+        f"trace={events}",
+        "-e",
+        "signal=none",
+        "-s",
+        "4096",
+    )
+    if events != EXEC_EVENTS:
+        base = (*base, "-y")  # a returned fd is printed with the path it resolved to
+    return ((*base, "--seccomp-bpf"), base)
+
+
 _TRACER_EXIT_SECONDS = 5.0
 _KILL_WAIT_SECONDS = 5.0
 _PROBE_SECONDS = 10.0
 
 _probe_lock = threading.Lock()
-_probes: dict[str, tuple[str | None, tuple[str, ...]]] = {}
+_probes: dict[tuple[str, str], tuple[str | None, tuple[str, ...]]] = {}
 
 
 class StraceTracer:
@@ -80,9 +93,13 @@ class StraceTracer:
 
     name = "strace"
 
+    def __init__(self, events: str = EXEC_EVENTS) -> None:
+        self.events = events
+        """The system calls traced (:data:`EXEC_EVENTS` or :data:`FILE_EVENTS`)."""
+
     def problem(self) -> str | None:
         """Why strace cannot trace here, or None when it can (probed once per binary)."""
-        found = _ready()
+        found = _ready(self.events)
         return found if isinstance(found, str) else None
 
     def wrap(self, argv: Sequence[str], env: Mapping[str, str], workdir: Path) -> Launch:
@@ -91,7 +108,7 @@ class StraceTracer:
         Raises:
             RuntimeError: If strace cannot trace here (check :meth:`problem` first).
         """
-        found = _ready()
+        found = _ready(self.events)
         if isinstance(found, str):
             raise RuntimeError(f"strace cannot trace here: {found}")
         return _launch(*found, argv, env, workdir)
@@ -114,15 +131,15 @@ class StraceTracer:
         return _records(workdir)
 
 
-def _ready() -> tuple[str, tuple[str, ...]] | str:
+def _ready(events: str) -> tuple[str, tuple[str, ...]] | str:
     """Return (strace path, flags) when strace works here, else why not."""
     program = shutil.which(STRACE_PROGRAM)
     if program is None:
         return f"{STRACE_PROGRAM!r} not found on PATH"
     with _probe_lock:
-        if program not in _probes:
-            _probes[program] = _probe(program)
-        problem, flags = _probes[program]
+        if (program, events) not in _probes:
+            _probes[program, events] = _probe(program, events)
+        problem, flags = _probes[program, events]
     return (program, flags) if problem is None else problem
 
 
@@ -137,10 +154,10 @@ def _launch(
     return Launch(wrapped, {**env, TRIAL_VAR: _TRACER_MARK})
 
 
-def _probe(program: str) -> tuple[str | None, tuple[str, ...]]:
+def _probe(program: str, events: str) -> tuple[str | None, tuple[str, ...]]:
     """Trace ``strace -V`` once per flag set; the first clean run wins."""
     problem = "the probe did not run"
-    for flags in _FLAG_SETS:
+    for flags in _flag_sets(events):
         with tempfile.TemporaryDirectory(prefix="agentic-evals-trace-probe-") as tmp:
             workdir = Path(tmp)
             launch = _launch(program, flags, [program, "-V"], os.environ, workdir)

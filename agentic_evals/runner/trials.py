@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import contextlib
+import os
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -14,6 +16,7 @@ from agentic_evals.oracles.base import OracleContext
 from agentic_evals.oracles.outcome import trial_outcome
 from agentic_evals.oracles.registry import evaluate as evaluate_oracles
 from agentic_evals.reports.model import (
+    FileTrace,
     Problem,
     StreamStats,
     TrialIsolation,
@@ -29,6 +32,7 @@ from agentic_evals.runner.plan import CasePlan, TrialSettings
 from agentic_evals.runner.process import ProcessResult, run_process
 from agentic_evals.runner.reaper import Identity
 from agentic_evals.runner.trace import ExecTrace, TraceOutcome
+from agentic_evals.runner.trace_files import FileTracing, traced_case
 
 EXCERPT_CHARS = 10_000
 
@@ -120,6 +124,8 @@ class UnjudgedTrial:
     """The trial's own argv and environment (before any tracer wrapped them)."""
     null_before: frozenset[str] | None = None
     """On the shared tree: the tree checks that passed just before the command ran."""
+    file_trace: FileTrace | None = None
+    """What it ran, opened and wrote in the skill tree (live and real-world cases)."""
 
     def judge(self) -> TrialReport:
         """Judge the trial; may be called again (after an interruption) until :meth:`close`."""
@@ -198,9 +204,25 @@ def _execute(
     env = trial_environment(case_env, {}, run_id=settings.run_id, case_name=case.name, trial=number)
     # The shared tree has no pre-trial state to read afterwards: judge its null trial now.
     null_before = null_trial_before(case, view.context)
-    with ExecTrace.start(
-        case.must_exercise, case_argv, env, cwd=cwd, executable=plan.executable
-    ) as trace:
+    tracing = None
+    if traced_case(case):
+        tree = Path(os.path.realpath(settings.layout.skill_tree))
+        mounts = dict.fromkeys((tree, Path(os.path.realpath(view.context.artifact_root))))
+        tracing = FileTracing.start(tree, view.mode, tuple(mounts))
+        tracing.cwd = Path(os.path.realpath(cwd))
+    strace = tracing.strace if tracing is not None else None
+    with (
+        _stopping(tracing),
+        ExecTrace.start(
+            case.must_exercise,
+            case_argv,
+            env,
+            cwd=cwd,
+            executable=plan.executable,
+            tracers=None if strace is None else (strace,),
+            always=strace is not None,
+        ) as trace,
+    ):
         argv, executable = frame.argv(trace.argv, trace.env, trace.executable)
         if contained is not None:
             contained.tracer_name = trace.process_name
@@ -222,6 +244,8 @@ def _execute(
             within=_cwd_boundary(plan, settings, copy),
         )
         result, traced = trace.observe(result)
+        if tracing is not None:
+            tracing.absorb(trace.record, cwd)
     try:
         exceeded: tuple[Problem, ...] = ()
         if result.start_error is None and contained is not None:
@@ -229,6 +253,9 @@ def _execute(
         context = replace(
             view.context, workspace_changes=view.changes(), roots=_roots(settings, copy)
         )
+        file_trace = None
+        if tracing is not None and result.start_error is None:
+            file_trace = tracing.report(case, context)
     except BaseException:
         result.close()
         raise
@@ -242,6 +269,7 @@ def _execute(
         frame.record,
         command=(case_argv, env),
         null_before=null_before,
+        file_trace=file_trace,
     )
 
 
@@ -251,6 +279,28 @@ def _cwd_boundary(plan: CasePlan, settings: TrialSettings, copy: Path | None) ->
     if name is not None:
         return Path(settings.layout.bindings(copy)[name])
     return copy if copy is not None else settings.layout.skill_tree
+
+
+@contextlib.contextmanager
+def _stopping(tracing: FileTracing | None) -> Iterator[None]:
+    """Stop the file tracing once the trial's processes are gone, whatever happened."""
+    try:
+        yield
+    finally:
+        if tracing is not None:
+            tracing.stop()
+
+
+def _untraced(record: FileTrace | None) -> tuple[Problem, ...]:
+    """A live or real-world trial that nothing could trace is BLOCKED (``TRACE_UNAVAILABLE``)."""
+    if record is None or record.method != "unavailable":
+        return ()
+    message = (
+        f"no file tracer could trace this live or real-world trial ({record.reason}); "
+        "what it ran, opened and wrote is unknown, so it is blocked, not qualified on "
+        "the command's text"
+    )
+    return (Problem(code=codes.TRACE_UNAVAILABLE, message=message),)
 
 
 def _roots(settings: TrialSettings, copy: Path | None) -> dict[str, Path]:
@@ -285,6 +335,8 @@ def _judge(trial: UnjudgedTrial, result: ProcessResult) -> TrialReport:
         passed = null_trial(case, context, trial.null_before)
         vacuous = [check.pointer for check in case_checks(case) if check.pointer in passed]
     extra = (*traced.problems, *trial.problems)
+    if not any(p.code == codes.TRACE_UNAVAILABLE for p in extra):
+        extra = (*extra, *_untraced(trial.file_trace))
     outcome, problems = trial_outcome(case, result, oracles, extra_problems=extra)
     return TrialReport(
         trial_id=f"{trial.plan.case_id}#{trial.number}",
@@ -302,6 +354,7 @@ def _judge(trial: UnjudgedTrial, result: ProcessResult) -> TrialReport:
         orphan_pids_after_teardown=list(result.orphan_pids),
         artifact_hashes=dict(oracles.artifact_hashes) if oracles else {},
         trace_method=traced.method,
+        file_trace=trial.file_trace,
         traced_execs=traced.execs,
         workspace_changes=context.workspace_changes,
         isolation=trial.record,

@@ -40,6 +40,7 @@ from agentic_evals.reports.model.run import (
     TrialReport,
     WorkspaceChangesReport,
 )
+from agentic_evals.reports.model.trace import ArtifactWriter, FileTrace
 
 __all__ = [
     "CASE_OUTCOMES",
@@ -75,6 +76,8 @@ __all__ = [
     "StreamStats",
     "Threat",
     "TrialIsolation",
+    "FileTrace",
+    "ArtifactWriter",
     "TrialOutcome",
     "TrialReport",
     "WorkspaceChangesReport",

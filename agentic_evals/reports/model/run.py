@@ -17,6 +17,7 @@ from agentic_evals.reports.model.isolation import IsolationSummary, TrialIsolati
 from agentic_evals.reports.model.metrics import Metrics
 from agentic_evals.reports.model.outcomes import CaseOutcome, Readiness, TrialOutcome
 from agentic_evals.reports.model.resume import ResumedFrom
+from agentic_evals.reports.model.trace import FileTrace
 
 REPORT_SCHEMA: Final = "agentic_evals.report.v2"
 
@@ -101,6 +102,9 @@ class TrialReport(OutputModel):
     vacuous_checks: list[str] | None = None
     """Pointers within the case (``/expected/artifacts/0``) of the checks that passed on this
     trial's null trial (docs/evidence.md); null when the trial's program did not run."""
+    file_trace: FileTrace | None = None
+    """What the trial ran, opened and wrote in the skill tree (docs/tracing.md); null for a
+    case that is neither live nor real-world, and for a trial that did not start."""
     reused: bool = False
     """Kept from the report this run resumed (``run --resume``), not run again."""
     reused_from: str | None = None
