@@ -27,7 +27,7 @@ def test_report_v2_top_level_fields() -> None:
         "live", "mocked", "proof_scope", "claims", "what_was_exercised", "what_remains_unverified",
         "readiness", "case_readiness", "capability_readiness", "claims_coverage", "focused_cases",
         "interrupted", "qualification", "shard", "isolation", "configuration", "resumed_from",
-        "trial_settings_sha256", "generated_at", "duration_ms",
+        "trial_settings_sha256", "fixture_cases", "readiness_limit", "generated_at", "duration_ms",
         "trials_per_case", "case_count", "required_case_count", "outcome_counts", "trial_count",
         "warnings", "metrics", "cases",
     }  # fmt: skip
