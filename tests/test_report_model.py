@@ -102,7 +102,7 @@ def test_report_v2_capability_readiness_and_qualification_fields() -> None:
         "evidence_required", "verdict", "per_class", "class_cases", "missing_evidence",
         "exempt_evidence", "ignored_exemptions", "unqualified_live_cases", "supporting_cases",
         "requires_requalification", "shared_live_cases", "required_representations",
-        "missing_representations", "value_representation_seam", "independence", "threats",
+        "missing_representations", "value_representation_seam", "claim_sha256", "independence", "threats",
         "evidence",
     }  # fmt: skip
     assert aliases(ClaimEvidence) == {

@@ -30,6 +30,7 @@ from agentic_evals.evidence.checks import (
     oracles_that_can_fail,
     readback_oracles,
 )
+from agentic_evals.evidence.classes import FALLBACK, class_disqualifiers
 from agentic_evals.evidence.qualification import (
     LIVE_PATH_CODES,
     Disqualifier,
@@ -57,6 +58,8 @@ class CaseEvidence(NamedTuple):
     """The slot it may fill, after live qualification."""
     own_artifact_claims: frozenset[str]
     """The claims it supports that an artifact check of its own names alone."""
+    class_games: tuple[Disqualifier, ...] = ()
+    """Why its declared class is contradicted by the case or its fixture (:mod:`.classes`)."""
 
     @property
     def failing_oracles(self) -> tuple[str, ...]:
@@ -75,13 +78,17 @@ class CaseEvidence(NamedTuple):
 
     @property
     def downgraded(self) -> bool:
-        """A live declaration that fell."""
-        return self.declared_class in LIVE_CLASSES and bool(self.blockers)
+        """A live declaration that fell, or another declaration its case contradicts."""
+        if self.declared_class in LIVE_CLASSES:
+            return bool(self.blockers)
+        return bool(self.class_games)
 
     @property
     def disqualifiers(self) -> list[str]:
-        """Why a live declaration fell, as codes (empty for other declarations)."""
-        return [item.code for item in self.blockers] if self.downgraded else []
+        """Why a declaration fell, as codes (empty when it stands)."""
+        if self.declared_class in LIVE_CLASSES:
+            return [item.code for item in self.blockers]
+        return [item.code for item in self.class_games]
 
     @property
     def live_path_problem(self) -> str | None:
@@ -95,18 +102,30 @@ class CaseEvidence(NamedTuple):
         return len(claims) <= 1 or self.own_artifact_claims == claims
 
 
-def case_evidence(case: Case, analysis: CommandAnalysis, skill: str) -> CaseEvidence:
-    """The facts of ``case`` of the skill ``skill``, its command read as ``analysis``."""
+def case_evidence(
+    case: Case, analysis: CommandAnalysis, skill: str, fixture: Fixture | None = None
+) -> CaseEvidence:
+    """The facts of ``case`` of the skill ``skill``, its command read as ``analysis``.
+
+    ``fixture`` (the case's own) adds the class rules that depend on it (:mod:`.classes`).
+    """
     checks = case_checks(case)
     reasons = disqualifiers(case, analysis, skill, readback_oracles(checks))
+    games = class_disqualifiers(case, checks, fixture)
+    reasons += games
+    declared = declared_class(case)
+    effective = effective_class(case, analysis, reasons)
+    if games and declared not in LIVE_CLASSES:
+        effective = FALLBACK
     return CaseEvidence(
         case=case,
         analysis=analysis,
         checks=checks,
         blockers=tuple(reasons),
-        declared_class=declared_class(case),
-        effective_class=effective_class(case, analysis, reasons),
+        declared_class=declared,
+        effective_class=effective,
         own_artifact_claims=claims_with_own_artifacts(case, case.supports_claims),
+        class_games=tuple(games),
     )
 
 
@@ -114,7 +133,10 @@ def evidence_table(fixture: Fixture, fixture_dir: Path) -> dict[str, CaseEvidenc
     """The facts of every case of ``fixture`` (living in ``fixture_dir``), by name, in order."""
     return {
         case.name: case_evidence(
-            case, analyze(case.command, case_context(fixture, case, fixture_dir)), fixture.skill
+            case,
+            analyze(case.command, case_context(fixture, case, fixture_dir)),
+            fixture.skill,
+            fixture,
         )
         for case in fixture.cases
     }
