@@ -169,6 +169,12 @@ LIVE_NO_READBACK: Final = "LIVE_NO_READBACK"
 LIVE_ENV_INJECTION: Final = "LIVE_ENV_INJECTION"
 LIVE_ASK_NOT_EXECUTED: Final = "LIVE_ASK_NOT_EXECUTED"
 LIVE_ASK_NO_RUN_ARTIFACT: Final = "LIVE_ASK_NO_RUN_ARTIFACT"
+LIVE_FIXTURE_MOCKED: Final = "LIVE_FIXTURE_MOCKED"
+"""The fixture declares ``mocked: true`` or ``live: false``: none of its cases is live."""
+LIVE_NOT_ADVERSARIAL: Final = "LIVE_NOT_ADVERSARIAL"
+"""``adversarial_live_e2e`` declared by a case that is not ``adversarial``."""
+HUMAN_NO_REVIEW_RECORD: Final = "HUMAN_NO_REVIEW_RECORD"
+"""``human_evaluation`` declared by a case with no artifact check reading a review record."""
 
 
 # Why a supporting case cannot fill a claim's slot (capability_readiness evidence).
@@ -176,6 +182,7 @@ NOT_REQUIRED_CASE: Final = "NOT_REQUIRED_CASE"
 NOT_ADMITTED: Final = "NOT_ADMITTED"
 TEST_SOURCE_CHANGED: Final = "TEST_SOURCE_CHANGED"
 ORACLE_CHANGED: Final = "ORACLE_CHANGED"
+CLAIM_CHANGED: Final = "CLAIM_CHANGED"
 SHARED_LIVE_CASE: Final = "SHARED_LIVE_CASE"
 
 # Why an exemption is ignored at run time.

@@ -27,7 +27,7 @@ def test_report_v2_top_level_fields() -> None:
         "live", "mocked", "proof_scope", "claims", "what_was_exercised", "what_remains_unverified",
         "readiness", "case_readiness", "capability_readiness", "claims_coverage", "focused_cases",
         "interrupted", "qualification", "shard", "isolation", "configuration", "resumed_from",
-        "trial_settings_sha256", "generated_at", "duration_ms",
+        "trial_settings_sha256", "fixture_cases", "readiness_limit", "generated_at", "duration_ms",
         "trials_per_case", "case_count", "required_case_count", "outcome_counts", "trial_count",
         "warnings", "evidence_findings", "metrics", "cases",
     }  # fmt: skip
@@ -104,7 +104,8 @@ def test_report_v2_capability_readiness_and_qualification_fields() -> None:
         "evidence_required", "verdict", "per_class", "class_cases", "missing_evidence",
         "exempt_evidence", "ignored_exemptions", "unqualified_live_cases", "supporting_cases",
         "requires_requalification", "shared_live_cases", "required_representations",
-        "missing_representations", "value_representation_seam", "independence", "threats",
+        "missing_representations", "value_representation_seam", "claim_sha256", "independence",
+        "threats",
         "evidence",
     }  # fmt: skip
     assert aliases(ClaimEvidence) == {

@@ -38,7 +38,8 @@ if TYPE_CHECKING:
     "run",
     epilog=(
         "Example: agentic-evals run fixtures/agentic_eval.json --output report.json\n\n"
-        "Exit codes: 0 READY (or any readiness with --report-only), 1 not READY, "
+        "Exit codes: 0 READY (a focused run: every selected case passed; a shard: its required "
+        "cases passed; any readiness with --report-only), 1 not READY, "
         "2 fixture rejected or bad usage, 3 internal error, 129/130/143 interrupted."
     ),
 )
@@ -56,7 +57,8 @@ if TYPE_CHECKING:
     "focus",
     multiple=True,
     metavar="NAME",
-    help="Run only this case (repeatable). A focused run skips the anti-slop gates.",
+    help="Run only this case (repeatable). A focused run skips the anti-slop gates and is "
+    "never READY (NOT_ESTABLISHED); it exits 0 when every selected case passed.",
 )
 @click.option(
     "--shard",
@@ -125,6 +127,7 @@ def run(ctx: click.Context, /, fixture: Path, **flags: Any) -> None:
     """Load and gate FIXTURE, run every case over its trials, judge readiness."""
     from agentic_evals.evaluation.resume_source import Selection
     from agentic_evals.evidence.gates import load_fixture
+    from agentic_evals.judge.gate import run_succeeded
     from agentic_evals.judge.shard import ShardError, resolve_shard
     from agentic_evals.runner.interrupt import held
 
@@ -159,7 +162,7 @@ def run(ctx: click.Context, /, fixture: Path, **flags: Any) -> None:
     if signum is not None:
         code = ExitCode(128 + signum)
     else:
-        code = verdict_code(not_ready=report.readiness != "READY", report_only=flags["report_only"])
+        code = verdict_code(not_ready=not run_succeeded(report), report_only=flags["report_only"])
     record_report(report, flags["history_url"], flags["no_history"])
     level = verbosity(flags["quiet"], flags["verbose"])
     finish_report(report, code, outputs, verbosity=level, colour_choice=options["color"])

@@ -45,6 +45,9 @@ class AdmittedEvidence(InputModel):
     """Admitted hash of the case without ``expected``."""
     oracle_sha256: str | None = None
     """Admitted hash of ``expected``."""
+    claim_sha256: str | None = None
+    """Admitted hash of the claim's own definition (everything but ``admitted_evidence``): a
+    claim lowered in criticality or evidence needs re-admission."""
 
 
 class CapabilityClaim(InputModel):

@@ -6,7 +6,7 @@ committed schema and the models disagree. Unknown keys are kept (``extra``)
 so that the loader can warn about them instead of failing.
 """
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, JsonValue
 
@@ -87,6 +87,10 @@ class WorkspaceChanges(InputModel):
 
 class Expected(InputModel):
     """The oracles of a case."""
+
+    unknown_keys_fatal: ClassVar[bool] = True
+    """A key that names no oracle is a load error, even without ``--strict``: a misspelled
+    oracle (``stdout_contain``) would otherwise check nothing."""
 
     exit_code: int
     """The exit code the command must end with."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from pathlib import Path
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from pydantic import ValidationError
 
@@ -141,6 +141,10 @@ def _salvage(document: dict[str, object], file: str) -> Salvage:
     return Salvage(fixture, [index for _, index in cases.values()], found)
 
 
+NO_EVIDENCE_KINDS: Final = frozenset({"runner_selftest"})
+"""Fixture kinds whose cases coverage never counts as a guard of the skill."""
+
+
 def read_for_coverage(path: Path, skill_dir: Path) -> FixtureRead:
     """Read one fixture file of the skill at ``skill_dir`` for coverage."""
     file = Path(os.path.relpath(os.path.abspath(path), os.path.abspath(skill_dir))).as_posix()
@@ -161,6 +165,8 @@ def read_for_coverage(path: Path, skill_dir: Path) -> FixtureRead:
     prefix = "" if is_primary(path.name) else f"{path.name}#"
     fixture_dir = Path(os.path.abspath(path)).parent
     cases = case_facts(model.fixture, fixture_dir, file, prefix, model.indices)
+    if document.get("eval_kind") in NO_EVIDENCE_KINDS:
+        cases = []  # tests of the runner, or wiring only: no case of them guards the skill
     skill = document.get("skill")
     return FixtureRead(
         file=file,

@@ -4,6 +4,9 @@ The schema of an open document (a fixture, a registry) does not forbid extra
 keys, because real documents carry them; this walk follows the pydantic
 models instead, reports every key they do not know as AE-SCHEMA-UNKNOWN (a
 warning, or an error under ``--strict``) and suggests a close known key. A
+model whose ``unknown_keys_fatal`` is true (a case's ``expected``: a misspelled
+oracle would silently check nothing) makes its unknown keys, and those of the
+models inside it (an artifact check), errors always. A
 closed document's schema rejects them itself, in the same words
 (:func:`unknown_key`).
 """
@@ -37,11 +40,11 @@ def unknown_key_findings(
     They are warnings, because real fixtures carry extra keys; ``strict``
     makes them errors. A close known key is suggested.
     """
-    severity: Severity = "error" if strict else "warning"
     found: list[Finding] = []
-    for parts, key, known in _unknown_keys(document, model, []):
+    for parts, key, known, fatal in _unknown_keys(document, model, []):
         if not parts and key == SCHEMA_KEY:
             continue  # the document's schema, for editors: every document takes it
+        severity: Severity = "error" if strict or fatal else "warning"
         found.append(unknown_key(parts, key, known, positions, severity))
     return found
 
@@ -64,22 +67,23 @@ def unknown_key(
 
 
 def _unknown_keys(
-    value: object, model: type[BaseModel], parts: list[str | int]
-) -> Iterator[tuple[list[str | int], str, set[str]]]:
+    value: object, model: type[BaseModel], parts: list[str | int], inherited: bool = False
+) -> Iterator[tuple[list[str | int], str, set[str], bool]]:
     if not isinstance(value, dict):
         return
     fields = _fields(model)
+    fatal = inherited or bool(getattr(model, "unknown_keys_fatal", False))
     for key, child in value.items():
         info = fields.get(key)
         if info is None:
-            yield parts, key, set(fields)
+            yield parts, key, set(fields), fatal
             continue
         for sub, many in _nested_models(info.annotation):
             if many and isinstance(child, list):
                 for index, item in enumerate(child):
-                    yield from _unknown_keys(item, sub, [*parts, key, index])
+                    yield from _unknown_keys(item, sub, [*parts, key, index], fatal)
             elif not many and isinstance(child, dict):
-                yield from _unknown_keys(child, sub, [*parts, key])
+                yield from _unknown_keys(child, sub, [*parts, key], fatal)
 
 
 def _fields(model: type[BaseModel]) -> dict[str, FieldInfo]:

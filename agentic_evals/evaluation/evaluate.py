@@ -143,12 +143,12 @@ def evaluate(loaded: LoadResult, options: RunOptions | None = None) -> Evaluatio
         interrupted_by=interrupted_by,
         tier=options.tier,
         require_system_test=options.require_system_test,
+        shard=shard,
     )
     trials = (trial.isolation for case in report.cases for trial in case.trials)
     notes, leftovers = confinement.notes_for_report(), confinement.containment.leftovers
     update = {
         "isolation": summarize(trials, notes, leftovers),
-        "shard": None if shard is None else shard.info(),
         "resumed_from": resumed,
     }
     return Evaluation(report.model_copy(update=update), interrupted_by)

@@ -34,6 +34,7 @@ from agentic_evals.evidence.checks import (
     oracles_that_can_fail,
     readback_oracles,
 )
+from agentic_evals.evidence.classes import FALLBACK, class_disqualifiers
 from agentic_evals.evidence.null_trial import PREMISE, load_time_null_trial
 from agentic_evals.evidence.qualification import (
     LIVE_PATH_CODES,
@@ -95,6 +96,9 @@ class CaseEvidence(NamedTuple):
         """No check of it fails on the null trial: it fills no evidence slot."""
         return not self.evidence_checks
 
+    class_games: tuple[Disqualifier, ...] = ()
+    """Why its declared class is contradicted by the case or its fixture (:mod:`.classes`)."""
+
     @property
     def failing_oracles(self) -> tuple[str, ...]:
         """Its oracles with a check that fails on the null trial (empty: it detects nothing)."""
@@ -135,13 +139,17 @@ class CaseEvidence(NamedTuple):
 
     @property
     def downgraded(self) -> bool:
-        """A live declaration that fell."""
-        return self.declared_class in LIVE_CLASSES and bool(self.blockers)
+        """A live declaration that fell, or another declaration its case contradicts."""
+        if self.declared_class in LIVE_CLASSES:
+            return bool(self.blockers)
+        return bool(self.class_games)
 
     @property
     def disqualifiers(self) -> list[str]:
-        """Why a live declaration fell, as codes (empty for other declarations)."""
-        return [item.code for item in self.blockers] if self.downgraded else []
+        """Why a declaration fell, as codes (empty when it stands)."""
+        if self.declared_class in LIVE_CLASSES:
+            return [item.code for item in self.blockers]
+        return [item.code for item in self.class_games]
 
     @property
     def live_path_problem(self) -> str | None:
@@ -170,6 +178,8 @@ def case_evidence(
     vacuous: frozenset[str],
     *,
     blind_failure: bool = False,
+    fixture: Fixture | None = None,
+    games: tuple[Disqualifier, ...] | None = None,
 ) -> CaseEvidence:
     """The facts of ``case`` of the skill ``skill``.
 
@@ -179,8 +189,13 @@ def case_evidence(
         skill: The fixture's skill.
         vacuous: The pointers of its checks that pass on the null trial.
         blind_failure: A trial of it could not run its program.
+        fixture: The case's own fixture, for the class rules that depend on it
+            (:mod:`.classes`).
+        games: Those class rules' reasons, already read (instead of ``fixture``).
     """
     checks = case_checks(case)
+    if games is None:
+        games = tuple(class_disqualifiers(case, checks, fixture))
     facts = CaseEvidence(
         case=case,
         analysis=analysis,
@@ -191,11 +206,18 @@ def case_evidence(
         own_artifact_claims=claims_with_own_artifacts(case, case.supports_claims),
         vacuous=vacuous,
         blind_failure=blind_failure,
+        class_games=games,
     )
-    reasons = disqualifiers(case, analysis, skill, facts.readback_oracles)
-    return facts._replace(
-        blockers=tuple(reasons), effective_class=effective_class(case, analysis, reasons)
-    )
+    reasons = [*disqualifiers(case, analysis, skill, facts.readback_oracles), *games]
+    return facts._replace(blockers=tuple(reasons), effective_class=_effective(facts, reasons))
+
+
+def _effective(facts: CaseEvidence, reasons: list[Disqualifier]) -> EvidenceClass:
+    """The slot of ``facts``'s case with ``reasons`` not to count as live."""
+    effective = effective_class(facts.case, facts.analysis, reasons)
+    if facts.class_games and facts.declared_class not in LIVE_CLASSES:
+        return FALLBACK
+    return effective
 
 
 def tree_context(fixture: Fixture, case: Case, fixture_dir: Path) -> OracleContext:
@@ -223,6 +245,7 @@ def evidence_table(fixture: Fixture, fixture_dir: Path) -> dict[str, CaseEvidenc
             analyze(case.command, ctx),
             fixture.skill,
             load_time_null_trial(case, tree_context(fixture, case, fixture_dir)),
+            fixture=fixture,
         )
         table[case.name] = with_blockers(facts, env_injection(case, ctx))
     return table
@@ -235,8 +258,7 @@ def with_blockers(facts: CaseEvidence, extra: Iterable[Disqualifier]) -> CaseEvi
     if not added:
         return facts
     reasons = [*facts.blockers, *added]
-    effective = effective_class(facts.case, facts.analysis, reasons)
-    return facts._replace(blockers=tuple(reasons), effective_class=effective)
+    return facts._replace(blockers=tuple(reasons), effective_class=_effective(facts, reasons))
 
 
 def traced_evidence(facts: CaseEvidence, trials: Iterable[TrialReport]) -> CaseEvidence:

@@ -68,6 +68,7 @@ def observe(facts: CaseEvidence, skill: str, trials: Iterable[TrialReport]) -> C
         skill,
         vacuous,
         blind_failure=any(item.blind for item in seen),
+        games=facts.class_games,
     )
     # Reasons read from the case's context (its environment) are not rebuilt here: keep them.
     return with_blockers(rebuilt, [b for b in facts.blockers if b.code in CONTEXT_CODES])

@@ -19,7 +19,7 @@ from agentic_evals.contract.vocabulary import VALUE_BEARING
 from agentic_evals.evidence.facts import CaseEvidence
 from agentic_evals.judge.claims import ClaimBasis
 from agentic_evals.judge.exemptions import ExemptionStatus, judge_exemptions
-from agentic_evals.judge.identity import requalification_reasons
+from agentic_evals.judge.identity import claim_sha256, requalification_reasons
 from agentic_evals.judge.invariants import has_value_seam
 from agentic_evals.reports.model import (
     CapabilityReadiness,
@@ -114,6 +114,7 @@ def run_bases(
             value_representation_seam=(
                 has_value_seam(fixture.seams, claim.id) if value_bearing else None
             ),
+            claim_sha256=claim_sha256(claim),
         )
         bases.append(
             ClaimBasis(

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final, NamedTuple
 
+from agentic_evals import codes
 from agentic_evals.reports.model import (
     READINESS,
     CaseOutcome,
@@ -22,6 +23,7 @@ from agentic_evals.reports.model import (
     Problem,
     Readiness,
     TrialOutcome,
+    TrialReport,
 )
 
 NO_TRIALS: Final[CaseOutcome] = "NOT_TESTED"
@@ -56,6 +58,34 @@ def case_outcome(trial_outcomes: Iterable[TrialOutcome]) -> CaseVerdict:
     else:
         outcome = "BLOCKED"
     return CaseVerdict(outcome, len(seen) > 1)
+
+
+class CaseTally(NamedTuple):
+    """What a case record derives from its trials (run and merge derive it alike)."""
+
+    outcome: CaseOutcome
+    flaky: bool
+    problems: list[Problem]
+    passed_trials: int
+    total_trials: int
+    pass_rate: float | None
+
+
+INTERRUPTED_MESSAGE: Final = "the run was interrupted before this case ended"
+
+
+def tally(trials: Sequence[TrialReport], trials_per_case: int) -> CaseTally:
+    """Reduce a case's trial records; fewer than ``trials_per_case`` means it was interrupted."""
+    problems = case_problems([t.problems for t in trials])
+    # Every trial ran unless the run was interrupted during (or before) this case.
+    if len(trials) == trials_per_case:
+        outcome, flaky = case_outcome([t.outcome for t in trials])
+    else:
+        outcome, flaky = NO_TRIALS, False
+        problems.append(Problem(code=codes.INTERRUPTED, message=INTERRUPTED_MESSAGE))
+    passed = sum(1 for t in trials if t.outcome == "PASS")
+    rate = passed / len(trials) if trials else None
+    return CaseTally(outcome, flaky, problems, passed, len(trials), rate)
 
 
 def case_readiness(cases: Iterable[CaseReport]) -> Readiness:

@@ -44,7 +44,9 @@ from agentic_evals.reports.model import (
     Requalification,
 )
 
-REQUALIFY = frozenset({codes.NOT_ADMITTED, codes.TEST_SOURCE_CHANGED, codes.ORACLE_CHANGED})
+REQUALIFY = frozenset(
+    {codes.NOT_ADMITTED, codes.TEST_SOURCE_CHANGED, codes.ORACLE_CHANGED, codes.CLAIM_CHANGED}
+)
 
 
 class ClaimBasis(NamedTuple):

@@ -8,9 +8,12 @@ list is the whole admission: a supporting case that is not listed is
 one is ``TEST_SOURCE_CHANGED`` or ``ORACLE_CHANGED``. Either way the case
 cannot fill the claim's slot until it is (re-)admitted; the report lists it in
 ``requires_requalification``. Editing an expectation to match broken output
-changes ``oracle_sha256``, so it cannot silently keep a claim PROVEN. A hash an
-entry leaves out is not pinned. A claim without ``admitted_evidence`` pins
-nothing.
+changes ``oracle_sha256``, so it cannot silently keep a claim PROVEN. An entry
+may also pin ``claim_sha256``, the hash of the claim's own definition
+(:func:`claim_sha256`): lowering the claim's criticality or its required
+evidence changes it (``CLAIM_CHANGED``), so the admission must be renewed. A
+hash an entry leaves out is not pinned. A claim without ``admitted_evidence``
+pins nothing.
 
 Shared live cases. A live case supporting several claims proves each of them
 only with independent per-claim artifacts (see
@@ -22,6 +25,16 @@ from __future__ import annotations
 
 from agentic_evals import codes
 from agentic_evals.contract.claims import AdmittedEvidence, CapabilityClaim
+from agentic_evals.judge.provenance import canonical_json, sha256_bytes
+
+
+def claim_sha256(claim: CapabilityClaim) -> str:
+    """The hex sha256 of the claim's definition: every field but ``admitted_evidence``.
+
+    Defaults are filled in, so writing a default out does not change it.
+    """
+    definition = claim.model_dump(mode="json", exclude={"admitted_evidence"})
+    return sha256_bytes(canonical_json(definition))
 
 
 def normalise_hash(value: str) -> str:
@@ -47,6 +60,7 @@ def requalification_reasons(
     pinned = (
         (entry.test_source_sha256, test_source_sha256, codes.TEST_SOURCE_CHANGED),
         (entry.oracle_sha256, oracle_sha256, codes.ORACLE_CHANGED),
+        (entry.claim_sha256, claim_sha256(claim), codes.CLAIM_CHANGED),
     )
     for admitted, current, reason in pinned:
         if admitted is not None and normalise_hash(admitted) != normalise_hash(current):

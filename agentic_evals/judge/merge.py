@@ -13,9 +13,16 @@ Decisions:
   ``K/N`` sits at fixture position ``j * N + K - 1``. To make that safe,
   every shard ``1..N`` must be present exactly once and each must hold as
   many cases as the rule gives it.
-- Reports without a shard (say, focused runs of distinct cases) can be
-  merged with each other, never with shard reports; their cases keep the
-  order in which the reports are given.
+- Focused runs (``--case``) are refused: a selection of cases, run with
+  the gates skipped, decides nothing for the fixture, and several of them
+  do not add up to a full run. A full run's report, given alone, merges into
+  itself (re-derived).
+- Nothing is taken on trust. Reports are not signed, so merge checks
+  consistency, not authorship: every report must agree with itself
+  (:mod:`agentic_evals.judge.consistency`: outcomes, counts, claim evidence
+  and the gate re-derived from its trial records), and all must name the
+  same fixture bytes, cases and hashes, claims and shard total. Anything else
+  is rejected naming the report file and the JSON pointer.
 - ``run_id`` is new: the merge is a new report. The shards' run ids (the
   ``AGENTIC_EVALS_RUN_ID`` their trials saw) are not kept; keep the shard
   reports as CI artifacts to trace a trial back to its job.
@@ -38,12 +45,13 @@ from pydantic import ValidationError
 from agentic_evals import clock
 from agentic_evals.documents.bounded import BoundError, first_problem, parse_int, read_regular
 from agentic_evals.judge.capability import merged_bases
-from agentic_evals.judge.gate import derive
+from agentic_evals.judge.consistency import ConsistencyError, check_report
+from agentic_evals.judge.gate import Scope, derive
 from agentic_evals.judge.isolation import merge_summaries
 from agentic_evals.judge.shard import Shard, fixture_position, shard_size
 from agentic_evals.judge.tiers import merge_qualification
 from agentic_evals.limits import MAX_REPORT_BYTES, MAX_REPORT_DEPTH
-from agentic_evals.reports.model import REPORT_SCHEMA, CaseReport, Report
+from agentic_evals.reports.model import REPORT_SCHEMA, CaseReport, ClaimDeclaration, Report
 
 _REPORT_FAMILY: Final = REPORT_SCHEMA.rpartition(".")[0] + "."
 """What every version's ``schema`` starts with: ``agentic_evals.report.``."""
@@ -136,6 +144,8 @@ def merge_reports(files: Sequence[ReportFile]) -> Report:
     """
     if not files:
         raise MergeError("no reports to merge")
+    for file in files:
+        _check_one(file)
     _check_compatible(files)
     if _shard(files[0]) is not None:
         files = sorted(files, key=lambda file: _index(file))
@@ -159,18 +169,57 @@ def _total(file: ReportFile) -> str:
     return "none (not a shard report)" if shard is None else str(shard.total)
 
 
+def _check_one(file: ReportFile) -> None:
+    """A report merge can take: not focused, and consistent with itself."""
+    if file.report.focused_cases is not None:
+        raise MergeError(
+            f"{file.path}: /focused_cases: a focused run (--case) cannot be merged: it ran a "
+            "selection with the gates skipped; run the whole fixture, or every shard"
+        )
+    try:
+        check_report(file.report)
+    except ConsistencyError as error:
+        raise MergeError(f"{file.path}: {error}: the report is inconsistent") from None
+
+
+def _claims(report: Report) -> object:
+    """What a report's claims declare (and the exemptions as judged), not what they found."""
+    block = report.capability_readiness
+    if block is None:
+        return None
+    return [
+        (
+            {name: getattr(claim, name) for name in ClaimDeclaration.model_fields},
+            claim.exempt_evidence,
+            claim.ignored_exemptions,
+        )
+        for claim in block.claims
+    ]
+
+
 def _check_compatible(files: Sequence[ReportFile]) -> None:
-    """Every report must come from the same fixture, skill and shard total."""
+    """All reports come from one fixture (bytes, cases, claims), skill and shard total."""
     first = files[0]
     for file in files[1:]:
         for what, theirs, mine in (
-            ("fixture_sha256", first.report.fixture_sha256, file.report.fixture_sha256),
-            ("skill", first.report.skill, file.report.skill),
-            ("shard total", _total(first), _total(file)),
+            ("/fixture_sha256", first.report.fixture_sha256, file.report.fixture_sha256),
+            ("/skill", first.report.skill, file.report.skill),
+            ("/eval_kind", first.report.eval_kind, file.report.eval_kind),
+            ("/trials_per_case", first.report.trials_per_case, file.report.trials_per_case),
+            ("/shard/total", _total(first), _total(file)),
         ):
             if mine != theirs:
                 raise MergeError(
-                    f"{file.path}: {what} {mine} differs from {theirs} in {first.path}: "
+                    f"{file.path}: {what}: {mine} differs from {theirs} in {first.path}: "
+                    "only shards of one fixture can be merged"
+                )
+        for what, theirs_, mine_ in (
+            ("/fixture_cases", first.report.fixture_cases, file.report.fixture_cases),
+            ("/capability_readiness/claims", _claims(first.report), _claims(file.report)),
+        ):
+            if mine_ != theirs_:
+                raise MergeError(
+                    f"{file.path}: {what}: differs from {first.path}: "
                     "only shards of one fixture can be merged"
                 )
 
@@ -230,16 +279,6 @@ def _ordered_cases(files: Sequence[ReportFile]) -> list[CaseReport]:
     return [case for _, case in sorted(placed, key=lambda item: item[0])]
 
 
-def _focused(reports: Sequence[Report]) -> list[str] | None:
-    """Focused cases of the merge: null as soon as one input was not focused."""
-    names: list[str] = []
-    for report in reports:
-        if report.focused_cases is None:
-            return None
-        names.extend(report.focused_cases)
-    return names
-
-
 def _combine(files: Sequence[ReportFile], cases: list[CaseReport]) -> Report:
     """Build the merged report; everything derived is recomputed from ``cases``.
 
@@ -249,10 +288,12 @@ def _combine(files: Sequence[ReportFile], cases: list[CaseReport]) -> Report:
     reports = [file.report for file in files]
     first = reports[0]
     bases = merged_bases([report.capability_readiness for report in reports], cases)
-    derived = derive(cases, bases, trials_per_case=first.trials_per_case, eval_kind=first.eval_kind)
+    derived = derive(
+        cases, bases, trials_per_case=first.trials_per_case, scope=Scope(first.eval_kind)
+    )
     update = {
         "run_id": clock.new_run_id(),
-        "focused_cases": _focused(reports),
+        "focused_cases": None,
         "interrupted": next((r.interrupted for r in reports if r.interrupted), None),
         "qualification": merge_qualification([r.qualification for r in reports], cases),
         "shard": None,

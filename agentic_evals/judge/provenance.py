@@ -4,6 +4,9 @@ Evidence identity (SPEC section 4): a case is identified by two hashes of its
 *raw* fixture form (as parsed, before defaults are filled in, so a new model
 default does not silently change every hash): ``test_source_sha256``
 (:func:`source_sha256`) over the case without ``expected``, and ``oracle_sha256`` over ``expected``.
+A report's ``test_source_sha256`` also covers the content of every skill-tree
+file the case runs (:func:`case_source_sha256`): a script swapped under an
+unchanged case changes it, and so needs re-admission wherever it is pinned.
 
 Git metadata is read from the files under ``.git`` without spawning ``git``.
 Refs stored in the ``reftable`` format are not read (the sha is then None).
@@ -46,6 +49,19 @@ def canonical_json(value: Any) -> bytes:
 def source_sha256(raw_case: Mapping[str, Any]) -> str:
     """Return the hex sha256 of the canonical JSON of a raw case without ``expected``."""
     return sha256_bytes(canonical_json({k: v for k, v in raw_case.items() if k != "expected"}))
+
+
+def case_source_sha256(raw_case: Mapping[str, Any], skill_files: Mapping[str, str]) -> str:
+    """The ``test_source_sha256`` of a case record: the case and the files it runs.
+
+    ``skill_files`` maps each skill-tree file the command runs (its static
+    entrypoints) to the sha256 of its bytes. A case that runs none hashes as
+    :func:`source_sha256` does.
+    """
+    if not skill_files:
+        return source_sha256(raw_case)
+    case = {k: v for k, v in raw_case.items() if k != "expected"}
+    return sha256_bytes(canonical_json({"case": case, "skill_files": dict(skill_files)}))
 
 
 def oracle_sha256(raw_case: Mapping[str, Any]) -> str:

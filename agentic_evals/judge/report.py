@@ -6,7 +6,7 @@ import signal
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from agentic_evals import __version__, clock, codes
+from agentic_evals import __version__, clock
 from agentic_evals.commands.skill_files import SkillFiles
 from agentic_evals.contract.layout import layout_for
 from agentic_evals.contract.models import Fixture
@@ -14,18 +14,19 @@ from agentic_evals.contract.vocabulary import DEFAULT_RUN_TIER, QualificationTie
 from agentic_evals.evidence.facts import CaseEvidence, evidence_table, traced_evidence
 from agentic_evals.evidence.observed import observe, vacuous_pointers
 from agentic_evals.judge.capability import run_bases
-from agentic_evals.judge.cases import case_outcome, case_problems
-from agentic_evals.judge.gate import derive
+from agentic_evals.judge.cases import tally
+from agentic_evals.judge.gate import Scope, derive
 from agentic_evals.judge.provenance import (
+    case_source_sha256,
     oracle_sha256,
     repo_info,
     sha256_bytes,
-    source_sha256,
     trial_settings_sha256,
 )
+from agentic_evals.judge.shard import Shard
 from agentic_evals.judge.tiers import apply_system_test, qualification_report
 from agentic_evals.redact import redact_argv
-from agentic_evals.reports.model import CaseReport, Problem, Report, RunnerInfo
+from agentic_evals.reports.model import CaseReport, FixtureCase, Report, RunnerInfo
 from agentic_evals.runner.schedule import CaseRun
 
 if TYPE_CHECKING:
@@ -42,7 +43,34 @@ class CaseHashes(NamedTuple):
 
 def case_hashes(raw: Mapping[str, Any], facts: CaseEvidence, files: SkillFiles) -> CaseHashes:
     """The identity of a case as it is now (``raw``: the case as the document wrote it)."""
-    return CaseHashes(source_sha256(raw), oracle_sha256(raw), files.of(facts.analysis))
+    skill_files = files.of(facts.analysis)
+    return CaseHashes(case_source_sha256(raw, skill_files), oracle_sha256(raw), skill_files)
+
+
+def _raw_cases(loaded: LoadResult) -> list[Mapping[str, Any]]:
+    document = loaded.document
+    assert isinstance(document, dict) and isinstance(document.get("cases"), list)
+    return list(document["cases"])
+
+
+def fixture_cases(loaded: LoadResult) -> list[FixtureCase]:
+    """Every case of the fixture with the hashes its case record would carry, in order."""
+    fixture = loaded.model
+    assert fixture is not None
+    fixture_dir = loaded.path.resolve().parent
+    table = evidence_table(fixture, fixture_dir)
+    files = SkillFiles(layout_for(fixture_dir, fixture.skill_root).skill_tree)
+    found: list[FixtureCase] = []
+    for case, raw in zip(fixture.cases, _raw_cases(loaded), strict=True):
+        hashes = case_hashes(raw, table[case.name], files)
+        found.append(
+            FixtureCase(
+                name=case.name,
+                test_source_sha256=hashes.test_source_sha256,
+                oracle_sha256=hashes.oracle_sha256,
+            )
+        )
+    return found
 
 
 def current_hashes(loaded: LoadResult, runs: list[CaseRun]) -> dict[str, CaseHashes]:
@@ -51,7 +79,7 @@ def current_hashes(loaded: LoadResult, runs: list[CaseRun]) -> dict[str, CaseHas
     assert fixture is not None
     fixture_dir = loaded.path.resolve().parent
     table = evidence_table(fixture, fixture_dir)
-    files = SkillFiles(fixture_dir)
+    files = SkillFiles(layout_for(fixture_dir, fixture.skill_root).skill_tree)
     return {run.case.name: case_hashes(run.raw, table[run.case.name], files) for run in runs}
 
 
@@ -67,15 +95,7 @@ def case_report(
     ``must_exercise``) and the skill files its command runs, for ``compare``.
     """
     trials = list(run.trials)
-    problems = case_problems([t.problems for t in trials])
-    # Every trial ran unless the run was interrupted during (or before) this case.
-    if len(trials) == fixture.trials:
-        outcome, flaky = case_outcome([t.outcome for t in trials])
-    else:
-        outcome, flaky = "NOT_TESTED", False
-        message = "the run was interrupted before this case ended"
-        problems.append(Problem(code=codes.INTERRUPTED, message=message))
-    passed = sum(1 for t in trials if t.outcome == "PASS")
+    counted = tally(trials, fixture.trials)
     case = run.case
     hashes = case_hashes(run.raw, facts, files)
     return CaseReport(
@@ -83,9 +103,9 @@ def case_report(
         name=case.name,
         type=case.type,
         required=case.required,
-        outcome=outcome,
-        flaky=flaky,
-        problems=problems,
+        outcome=counted.outcome,
+        flaky=counted.flaky,
+        problems=counted.problems,
         argv=redact_argv(case.command),
         declared_evidence_class=facts.declared_class,
         effective_evidence_class=facts.effective_class,
@@ -95,9 +115,9 @@ def case_report(
         seams=list(case.seams),
         test_source_sha256=hashes.test_source_sha256,
         oracle_sha256=hashes.oracle_sha256,
-        passed_trials=passed,
-        total_trials=len(trials),
-        pass_rate=passed / len(trials) if trials else None,
+        passed_trials=counted.passed_trials,
+        total_trials=counted.total_trials,
+        pass_rate=counted.pass_rate,
         trials=trials,
         expected=run.raw.get("expected"),
         must_exercise=list(case.must_exercise),
@@ -121,6 +141,7 @@ def build_report(
     interrupted_by: int | None,
     tier: QualificationTier = DEFAULT_RUN_TIER,
     require_system_test: bool = False,
+    shard: Shard | None = None,
 ) -> Report:
     """Return the report of a run over ``runs`` at qualification ``tier`` (SPEC 6)."""
     fixture = loaded.model
@@ -149,6 +170,7 @@ def build_report(
     ]
     cases = [report for report, _ in pairs]
     bases = run_bases(fixture, pairs, today=clock.today(), now=clock.utc_now())
+    scope = Scope(fixture.eval_kind, focused is not None, shard is not None)
     return Report(
         source=str(loaded.path),
         skill=fixture.skill,
@@ -165,6 +187,8 @@ def build_report(
         what_was_exercised=fixture.what_was_exercised,
         what_remains_unverified=fixture.what_remains_unverified,
         focused_cases=focused,
+        shard=None if shard is None else shard.info(),
+        fixture_cases=fixture_cases(loaded),
         interrupted=signal.Signals(interrupted_by).name if interrupted_by else None,
         qualification=qualification_report(
             [(report, facts.case) for report, facts in pairs], tier, require=require_system_test
@@ -174,7 +198,5 @@ def build_report(
         trials_per_case=fixture.trials,
         warnings=list(loaded.warnings),
         cases=cases,
-        **derive(
-            cases, bases, trials_per_case=fixture.trials, eval_kind=fixture.eval_kind
-        )._asdict(),
+        **derive(cases, bases, trials_per_case=fixture.trials, scope=scope)._asdict(),
     )

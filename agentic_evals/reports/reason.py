@@ -42,6 +42,49 @@ def _claim_reasons(report: Report) -> list[str]:
 
 def readiness_reason(report: Report) -> str:
     """Say in one line why the report's readiness is what it is."""
+    reason = _reason(report)
+    return reason if report.readiness_limit is None else f"{report.readiness_limit}; {reason}"
+
+
+_SKIPPED_SHOWN = 10
+
+
+def _skipped(report: Report) -> str:
+    if report.fixture_cases is None:
+        return ""
+    ran = {case.name for case in report.cases}
+    skipped = [entry.name for entry in report.fixture_cases if entry.name not in ran]
+    if not skipped:
+        return "; skipped no case"
+    more = len(skipped) - _SKIPPED_SHOWN
+    shown = ", ".join(skipped[:_SKIPPED_SHOWN]) + (f" and {more} more" if more > 0 else "")
+    return f"; skipped {len(skipped)} of {len(report.fixture_cases)} case(s): {shown}"
+
+
+def scope_line(report: Report) -> str | None:
+    """What the report covers, when it is not a full run of a skill fixture; else None."""
+    if report.shard is not None:
+        shard = report.shard
+        return (
+            f"shard {shard.index} of {shard.total}: never READY for the fixture, "
+            f"only merge of all {shard.total} shards decides" + _skipped(report)
+        )
+    if report.focused_cases is not None:
+        return (
+            f"focused run of {len(report.cases)} case(s) (--case): the gates were skipped "
+            "and readiness is not established" + _skipped(report)
+        )
+    if report.eval_kind == "runner_selftest":
+        return (
+            "runner_selftest fixture: the anti-slop and compliance gates were skipped; "
+            "it is no evidence for a skill"
+        )
+    if report.eval_kind == "scaffold":
+        return "scaffold fixture: wiring only, never READY; replace it with real cases"
+    return None
+
+
+def _reason(report: Report) -> str:
     required = [case for case in report.cases if case.required]
     if report.interrupted:
         unfinished = sum(1 for case in report.cases if case.outcome == "NOT_TESTED")

@@ -8,7 +8,7 @@ from agentic_evals.reports.evidence_text import evidence_lines
 from agentic_evals.reports.failure import failure_detail, trial_line
 from agentic_evals.reports.isolation_text import isolation_lines
 from agentic_evals.reports.model import CaseReport, Report
-from agentic_evals.reports.reason import readiness_reason, resumed_line
+from agentic_evals.reports.reason import readiness_reason, resumed_line, scope_line
 from agentic_evals.reports.trace_text import tracing_lines
 
 LIST_EVERY_CASE_UP_TO = 40
@@ -157,6 +157,9 @@ def render_summary(
         lines.append(resumed)
     if report_path and report_path != "-":
         lines.append(f"report: {report_path}")
+    scope = scope_line(report)
+    if scope is not None:
+        lines.append(scope)
     lines.append(f"why: {readiness_reason(report)}")
     verdict = _paint(report.readiness, colour)
     suffix = f" (exit {exit_code})" if exit_code is not None else ""

@@ -102,7 +102,10 @@ def _audit_one(
     if fixture_check is not None:
         issues += fixture_check.issues
         if fixture_check.all_scaffold:
-            message = "every fixture of the skill is an eval_kind: scaffold fixture"
+            message = (
+                "every fixture of the skill is an eval_kind: scaffold or runner_selftest "
+                "fixture: none of them is evidence for the skill"
+            )
             issues.append(
                 finding(codes.EVAL_SCAFFOLD_ONLY, "", message, "warning", file=files.fixtures[0])
             )

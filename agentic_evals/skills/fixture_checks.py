@@ -3,7 +3,8 @@
 Agentic fixtures go through :func:`~agentic_evals.contract.load.load_fixture`
 with the gates on, exactly as ``validate`` would: EVAL005 when a fixture does
 not load, EVAL006 when only the gates reject it, EVAL007 when every fixture
-of the skill is an ``eval_kind: scaffold`` fixture. A ``fixtures/eval.json``
+of the skill is an ``eval_kind: scaffold`` or ``runner_selftest`` fixture (neither is evidence
+for the skill). A ``fixtures/eval.json``
 is a legacy fixture when it is a JSON object with ``"version": 1``; any
 other ``eval.json`` is EVAL005.
 """
@@ -21,6 +22,7 @@ from agentic_evals.skills.skilldir import SkillFiles
 
 _GATE_PREFIXES = ("AE-SLOP-", "AE-COMP-")
 _SHOWN = 3
+_NO_EVIDENCE = ("scaffold", "runner_selftest")
 
 
 class FixtureCheck(NamedTuple):
@@ -28,7 +30,7 @@ class FixtureCheck(NamedTuple):
 
     issues: list[Finding]
     all_scaffold: bool
-    """Every agentic fixture declares ``eval_kind: scaffold``."""
+    """Every agentic fixture declares ``eval_kind: scaffold`` or ``runner_selftest``."""
 
 
 def _describe(errors: list[Finding], rel: str) -> str:
@@ -47,7 +49,7 @@ def check_fixtures(files: SkillFiles) -> FixtureCheck:
     for rel in files.fixtures:
         result = load_fixture(files.path / rel, gates=True)
         document = result.document
-        if isinstance(document, dict) and document.get("eval_kind") == "scaffold":
+        if isinstance(document, dict) and document.get("eval_kind") in _NO_EVIDENCE:
             scaffolds += 1
         errors = result.errors
         if result.ok or not errors:

@@ -148,10 +148,20 @@ def test_adversarial_live_is_qualified_like_live(tmp_path: Path) -> None:
     assert qualify(tmp_path, case).effective == "fault_injected_deterministic"
 
 
-@pytest.mark.parametrize("declared", ["deterministic", "property_or_fuzz", "human_evaluation"])
+@pytest.mark.parametrize("declared", ["deterministic", "property_or_fuzz"])
 def test_other_classes_are_reported_as_declared(tmp_path: Path, declared: str) -> None:
     case = live_case(evidence_class=declared, mocked=True, expected={"exit_code": 0})
     assert qualify(tmp_path, case) == (declared, declared, False, [])
+
+
+def test_human_evaluation_without_a_review_record_is_deterministic(tmp_path: Path) -> None:
+    case = live_case(evidence_class="human_evaluation", mocked=True, expected={"exit_code": 0})
+    assert qualify(tmp_path, case) == (
+        "human_evaluation",
+        "deterministic",
+        False,
+        ["HUMAN_NO_REVIEW_RECORD"],
+    )
 
 
 ASK_ARTIFACT = {"path": "out/node-receipt.json", "json_pointer": "/status", "equals": "done"}

@@ -184,9 +184,11 @@ def test_merge_of_a_ready_fixture_exits_0(tmp_path: Path) -> None:
     reports = []
     for k in (1, 2):
         reports.append(str(tmp_path / f"r{k}.json"))
-        assert invoke("run", str(fixture), "--shard", f"{k}/2", "-o", reports[-1]).exit_code == (
-            0 if k == 1 else 1  # shard 2 holds no case of the claim: alone it proves nothing
-        )
+        # A shard exits by its own cases, but is never READY: shard 2 holds no case of the claim.
+        assert invoke("run", str(fixture), "--shard", f"{k}/2", "-o", reports[-1]).exit_code == 0
+        shard = load(Path(reports[-1]))
+        assert (shard["readiness"], shard["case_readiness"]) == ("NOT_ESTABLISHED", "READY")
+        assert shard["readiness_limit"].startswith("a shard run decides nothing")
     result = invoke("merge", *reports, "-o", str(tmp_path / "merged.json"))
     assert result.exit_code == 0, result.output
     merged = load(tmp_path / "merged.json")
@@ -211,20 +213,18 @@ def test_merge_recomputes_interruption_duration_and_warnings(
     assert merged["warnings"] == load(shard_run.shards[0])["warnings"]
 
 
-def test_merge_of_focused_reports_keeps_the_given_order(
-    shard_run: ShardRun, tmp_path: Path
-) -> None:
+def test_merge_refuses_focused_reports(shard_run: ShardRun, tmp_path: Path) -> None:
     reports = []
     for name in ("f-passes", "a-passes"):
         reports.append(str(tmp_path / f"{name}.json"))
-        # --report-only: a focused run cannot prove the fixture's claim, so it is never READY.
-        args = ("run", str(shard_run.fixture), "--case", name, "-o", reports[-1], "--report-only")
+        # Every selected case passed: a focused run exits 0, but is never READY.
+        args = ("run", str(shard_run.fixture), "--case", name, "-o", reports[-1])
         assert invoke(*args).exit_code == 0
-    merge = ("merge", *reports, "-o", str(tmp_path / "m.json"), "--report-only")
-    assert invoke(*merge).exit_code == 0
-    merged = load(tmp_path / "m.json")
-    assert merged["focused_cases"] == ["f-passes", "a-passes"]
-    assert [c["name"] for c in merged["cases"]] == ["f-passes", "a-passes"]
+        focused = load(Path(reports[-1]))
+        assert focused["readiness"] == "NOT_ESTABLISHED"
+        assert focused["focused_cases"] == [name]
+    stderr = refusal(*reports, output=tmp_path / "m.json")
+    assert f"{reports[0]}: /focused_cases: a focused run (--case) cannot be merged" in stderr
 
 
 def test_a_shard_run_keeps_the_gates(tmp_path: Path) -> None:
@@ -364,7 +364,7 @@ def test_merge_refuses_shards_of_another_fixture(shard_run: ShardRun, tmp_path: 
     )
     s1, _, s3 = map(str, shard_run.shards)
     stderr = refusal(s1, str(odd), s3, output=tmp_path / "m.json")
-    assert f"{odd}: fixture_sha256" in stderr
+    assert f"{odd}: /fixture_sha256: " in stderr
     assert "only shards of one fixture can be merged" in stderr
 
 
@@ -373,7 +373,14 @@ def test_merge_refuses_another_skill(shard_run: ShardRun, tmp_path: Path) -> Non
     report["skill"] = "another-skill"
     odd = write_json(tmp_path / "odd.json", report)
     s1, _, s3 = map(str, shard_run.shards)
-    assert f"{odd}: skill another-skill differs" in refusal(s1, odd, s3, output=tmp_path / "m")
+    stderr = refusal(s1, odd, s3, output=tmp_path / "m")
+    assert f"{odd}: /cases/0/case_id: 'shard-sample::b-wrong-exit-code', but" in stderr
+    for case in report["cases"]:
+        case["case_id"] = case["case_id"].replace("shard-sample", "another-skill")
+        for trial in case["trials"]:
+            trial["trial_id"] = trial["trial_id"].replace("shard-sample", "another-skill")
+    odd = write_json(tmp_path / "odd.json", report)
+    assert f"{odd}: /skill: another-skill differs" in refusal(s1, odd, s3, output=tmp_path / "m")
 
 
 def test_merge_refuses_mixed_shard_totals(shard_run: ShardRun, tmp_path: Path) -> None:
@@ -381,9 +388,9 @@ def test_merge_refuses_mixed_shard_totals(shard_run: ShardRun, tmp_path: Path) -
     args = ("run", str(shard_run.fixture), "--shard", "1/2", "-o", str(half), "--report-only")
     assert invoke(*args).exit_code == 0
     stderr = refusal(*map(str, shard_run.shards), str(half), output=tmp_path / "m.json")
-    assert f"{half}: shard total 2 differs from 3" in stderr
+    assert f"{half}: /shard/total: 2 differs from 3" in stderr
     stderr = refusal(str(shard_run.full), str(shard_run.shards[0]), output=tmp_path / "m.json")
-    assert "shard total 3 differs from none (not a shard report)" in stderr
+    assert "/shard/total: 3 differs from none (not a shard report)" in stderr
 
 
 def test_merge_refuses_a_duplicate_shard(shard_run: ShardRun, tmp_path: Path) -> None:
@@ -411,7 +418,7 @@ def test_merge_refuses_a_shard_holding_other_cases(shard_run: ShardRun, tmp_path
     odd = write_json(tmp_path / "odd.json", report)
     s1, _, s3 = map(str, shard_run.shards)
     stderr = refusal(s1, odd, s3, output=tmp_path / "m.json")
-    assert f"{odd}: shard 2/3 holds 1 case(s), but 5 cases in 3 shards give it 2" in stderr
+    assert f"{odd}: /cases: shard 2/3 holds ['b-wrong-exit-code'], but the shard rule" in stderr
 
 
 @pytest.mark.parametrize(

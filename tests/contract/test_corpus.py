@@ -26,6 +26,7 @@ pytestmark = pytest.mark.skipif(
 CLAIM = "AE-SCHEMA-CLAIM"
 ESCAPE = "AE-PATH-ESCAPE"  # absolute artifact paths such as /tmp/... and /mnt/...
 NEGATIVE = "AE-SLOP-NO-NEGATIVE"
+UNKNOWN = "AE-SCHEMA-UNKNOWN"  # a key inside expected that names no oracle
 REAL_WORLD = "AE-SLOP-NO-REAL-WORLD"
 LEGACY = frozenset({"AE-SCHEMA-VERSION", "AE-SCHEMA-REQUIRED"})  # version-1 eval.json
 SCAFFOLD = frozenset({NEGATIVE, REAL_WORLD})  # the mass-generated "wiring smoke" template
@@ -71,14 +72,16 @@ VERDICTS: dict[str, str | frozenset[str]] = {
     "dogpile/fixtures/eval.json": LEGACY,
     # eval_kind "skill_behavior" is not a kind; the gates do not run on a schema error.
     "hack/fixtures/agentic_eval.json": frozenset({CLAIM, "AE-SCHEMA-VALUE"}),
-    "ingest-code/fixtures/agentic_eval.json": "valid",
+    # expected/required_assertions names no oracle: prose that checks nothing is a load error.
+    "ingest-code/fixtures/agentic_eval.json": frozenset({UNKNOWN}),
     "memory/fixtures/agentic_eval.json": frozenset({CLAIM, REAL_WORLD}),
     "mine-transcripts/fixtures/agentic_eval.json": "valid",
     "monitor-sparta/fixtures/agentic_eval.json": frozenset({REAL_WORLD}),
     "ops-arango/fixtures/agentic_eval.json": SCAFFOLD,
     "ops-docker/fixtures/agentic_eval.json": frozenset({CLAIM, REAL_WORLD}),
     "ops-streamdeck/fixtures/agentic_eval.json": frozenset({REAL_WORLD}),
-    "ops-workstation/fixtures/agentic_eval.json": frozenset({ESCAPE, CLAIM, REAL_WORLD}),
+    # Artifact checks with "type" and "contains", which are no artifact oracles.
+    "ops-workstation/fixtures/agentic_eval.json": frozenset({ESCAPE, CLAIM, REAL_WORLD, UNKNOWN}),
     "project-watchdog/fixtures/agentic_eval.architecture.json": frozenset({ESCAPE, REAL_WORLD}),
     "project-watchdog/fixtures/agentic_eval.json": "valid",
     "project-watchdog/fixtures/agentic_eval.primary_main_revision.json": frozenset({REAL_WORLD}),

@@ -160,3 +160,18 @@ def test_no_registry_is_no_incident(tmp_path: Path) -> None:
         make_skill(tmp_path / "demo", files=PROD, fixture=fixture([case("c", "a")], [seam("a")]))
     )
     assert report.registry is None and report.findings == []
+
+
+def test_a_runner_selftest_fixture_guards_no_seam_of_the_skill(tmp_path: Path) -> None:
+    primary = fixture([case("det", "s")], [seam("s", "deterministic", "live_e2e")])
+    skill = make_skill(tmp_path / "demo", files=PROD, fixture=primary)
+    selftest = {**fixture([live_case("live", "s")], []), "eval_kind": "runner_selftest"}
+    (skill / "fixtures" / "agentic_eval_live.json").write_text(json.dumps(selftest))
+    report = show_coverage(skill)
+    assert report.seams[0].covering_cases == ["det"]
+    assert report.seams[0].missing_evidence == ["live_e2e"]
+    # The same fixture as an ordinary skill fixture would cover it.
+    (skill / "fixtures" / "agentic_eval_live.json").write_text(
+        json.dumps({**selftest, "eval_kind": "skill"})
+    )
+    assert show_coverage(skill).seams[0].missing_evidence == []

@@ -124,6 +124,16 @@ def test_eval007_scaffold_never_strengthened(tmp_path: Path) -> None:
     assert rules(audit_one(tmp_path, "s")) == []
 
 
+def test_eval007_a_runner_selftest_is_no_evidence_for_the_skill(tmp_path: Path) -> None:
+    selftest = {**SOUND_FIXTURE, "skill": "s", "eval_kind": "runner_selftest"}
+    make_skill(
+        tmp_path, "s", files={"run.sh": "", "fixtures/agentic_eval.json": json.dumps(selftest)}
+    )
+    skill = audit_one(tmp_path, "s")
+    assert rules(skill) == ["EVAL007"]
+    assert "runner_selftest" in skill.eval_findings[0].message
+
+
 def test_eval008_legacy_fixture(tmp_path: Path) -> None:
     legacy = json.dumps({"version": 1, "skill": "s", "cases": []})
     make_skill(tmp_path, "s", files={"fixtures/eval.json": legacy})

@@ -220,9 +220,13 @@ def _admitted(
                     f"admitted case {name!r} does not list {claim.get('id')!r} in supports_claims"
                 )
                 found.append(finding(codes.CLAIM_ADMISSION, [*at, "case"], message, "warning"))
-        hashes = {key: entry.get(key) for key in ("test_source_sha256", "oracle_sha256")}
+        keys = ("test_source_sha256", "oracle_sha256", "claim_sha256")
+        hashes = {key: entry.get(key) for key in keys}
         if all(value is None for value in hashes.values()):
-            message = "admitted evidence pins no hash: give test_source_sha256 and/or oracle_sha256"
+            message = (
+                "admitted evidence pins no hash: give test_source_sha256, oracle_sha256 "
+                "and/or claim_sha256"
+            )
             found.append(finding(codes.CLAIM_ADMISSION, at, message))
         for key, value in hashes.items():
             if isinstance(value, str) and not _SHA256.fullmatch(value):

@@ -31,6 +31,7 @@ from agentic_evals.reports.model.resume import ResumedFrom
 from agentic_evals.reports.model.run import (
     REPORT_SCHEMA,
     CaseReport,
+    FixtureCase,
     Problem,
     RepoInfo,
     Report,
@@ -56,6 +57,7 @@ __all__ = [
     "ConfigurationReport",
     "ClassVerdict",
     "ExemptEvidence",
+    "FixtureCase",
     "HallucinatedSuccess",
     "IgnoredExemption",
     "Independence",

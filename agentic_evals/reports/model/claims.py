@@ -81,7 +81,7 @@ class Requalification(OutputModel):
     case: str
     """The case name."""
     reasons: list[str]
-    """``NOT_ADMITTED``, ``TEST_SOURCE_CHANGED`` and/or ``ORACLE_CHANGED``."""
+    """``NOT_ADMITTED``, ``TEST_SOURCE_CHANGED``, ``ORACLE_CHANGED`` and/or ``CLAIM_CHANGED``."""
 
 
 class Independence(OutputModel):
@@ -116,6 +116,9 @@ class ClaimDeclaration(OutputModel):
     """Classes that must each be PROVEN."""
     value_representation_seam: bool | None
     """A critical ``value-representation`` seam is declared; null when not value-bearing."""
+    claim_sha256: str | None = None
+    """sha256 of the claim's definition (all but ``admitted_evidence``), which an admission
+    can pin; null in reports that predate it."""
 
 
 class ClaimReadiness(ClaimDeclaration):

@@ -214,6 +214,17 @@ class ShardInfo(OutputModel):
     """How many shards the fixture's cases were split into."""
 
 
+class FixtureCase(OutputModel):
+    """A case of the fixture as the run found it, whether or not the run selected it."""
+
+    name: str
+    """The case name."""
+    test_source_sha256: str
+    """Its ``test_source_sha256``, as a case record of it would carry."""
+    oracle_sha256: str
+    """Its ``oracle_sha256``."""
+
+
 class Report(OutputModel):
     """A run report."""
 
@@ -271,6 +282,13 @@ class Report(OutputModel):
     trial_settings_sha256: str | None = None
     """sha256 of the canonical JSON of the fixture-level settings every trial runs under
     (today its ``workspace``); a resume re-runs every case when they changed."""
+    fixture_cases: list[FixtureCase] | None = None
+    """Every case of the fixture, in fixture order, with its hashes: a shard or focused run
+    names what it skipped, and ``merge`` checks each shard against it; null in reports that
+    predate it."""
+    readiness_limit: str | None = None
+    """Why this report can never be READY (a scaffold fixture, a focused or a shard run), in
+    words; null when nothing limits it."""
     generated_at: str
     """ISO 8601 UTC time the report was written."""
     duration_ms: int
