@@ -109,7 +109,10 @@ def _escape_unencodable_output() -> None:
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
-            reconfigure(errors="backslashreplace")
+            try:
+                reconfigure(errors="backslashreplace")
+            except (OSError, ValueError):
+                pass  # it flushes first: a stream that fails now fails later, as before
 
 
 def run_cli(args: Sequence[str]) -> int:
