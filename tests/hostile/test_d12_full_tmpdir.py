@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import json
 import sys
+import tempfile
 from pathlib import Path
 from typing import IO
 
 import pytest
 from hostile_helpers import cli
-
-from agentic_evals.runner import capture
 
 
 def full_tmpdir(**_: object) -> IO[bytes]:
@@ -34,7 +33,7 @@ def test_d12_a_stream_that_cannot_be_spooled_is_reported_not_a_crash(
         }),
         encoding="utf-8",
     )  # fmt: skip
-    monkeypatch.setattr(capture.tempfile, "TemporaryFile", full_tmpdir)
+    monkeypatch.setattr(tempfile, "TemporaryFile", full_tmpdir)
     report = tmp_path / "report.json"
     ended = cli(capsys, "run", fixture, "-q", "-o", report)
     assert ended.code in (0, 1), ended
