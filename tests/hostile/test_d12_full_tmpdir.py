@@ -1,7 +1,8 @@
 """Defect 12: a full TMPDIR while a large stream is spooled ends cleanly, with a report.
 
 The stream keeps what fitted in memory, the rest is still counted and watched
-by the stream oracles, the report names the problem, and nothing crashes.
+by the stream oracles; the trial fails with a named problem (``STREAM_TRUNCATED``),
+the report is written, and nothing crashes.
 """
 
 from __future__ import annotations
@@ -36,7 +37,12 @@ def test_d12_a_stream_that_cannot_be_spooled_is_reported_not_a_crash(
     monkeypatch.setattr(tempfile, "TemporaryFile", full_tmpdir)
     report = tmp_path / "report.json"
     ended = cli(capsys, "run", fixture, "-q", "-o", report)
-    assert ended.code in (0, 1), ended
+    assert ended.code == 1, ended
     text = report.read_text("utf-8")
     assert "cannot keep more of the stream: No space left on device" in text
-    assert json.loads(text)["cases"][0]["trials"]
+    [trial] = json.loads(text)["cases"][0]["trials"]
+    assert trial["outcome"] != "pass"
+    assert any(
+        p["code"] == "STREAM_TRUNCATED" and "stdout could not be kept whole" in p["message"]
+        for p in trial["problems"]
+    ), trial["problems"]
