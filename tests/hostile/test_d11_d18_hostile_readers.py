@@ -4,7 +4,7 @@ Hypothesis builds documents holding one hostile value (an integer of more
 than 4,300 digits, a lone surrogate in a string or a key, a NUL, nesting far
 deeper than the bound) at a random place, in JSON and YAML; each reader gets
 them: fixtures, merge inputs, ``report``/``compare`` inputs, registries,
-plan-journeys inputs, the configuration file, ``--shard`` and the CI shard
+plan-journeys inputs, history and EEE imports, the configuration file, ``--shard`` and the CI shard
 variables. Every one ends in a verdict or a clean exit 2, never exit 3.
 """
 
@@ -78,10 +78,12 @@ def test_d11_d18_report_readers_refuse_hostile_reports_naming_file_and_pointer(
         ("report", hostile, "--format", "markdown"),
         ("compare", inputs.base, hostile),
         ("run", inputs.fixture, "--resume", hostile, "-o", out),
+        ("history", "import", hostile, "--history", f"sqlite:///{hostile.parent}/h.db"),
+        ("import", "eee", hostile, "--history", f"sqlite:///{hostile.parent}/h.db"),
     ):
         ended = cli(capsys, *args)
         assert ended.code == 2, (args, ended)
-        assert str(hostile) in ended.err
+        assert str(hostile) in ended.err + ended.out
         assert not out.exists()
 
 
