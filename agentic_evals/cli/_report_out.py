@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TypeVar
 
 import click
 
-from agentic_evals.cli._exit import emit, refuse, summary_stream
+from agentic_evals.cli._exit import check_outputs, emit, summary_stream
 from agentic_evals.reports.terminal import COLOUR_CHOICES
 
 if TYPE_CHECKING:
@@ -28,6 +28,16 @@ if TYPE_CHECKING:
     from agentic_evals.reports.model import Report
     from agentic_evals.reports.render import ReportFormat
     from agentic_evals.reports.terminal import ColourChoice
+
+__all__ = [
+    "ReportOutputs",
+    "annotate_findings",
+    "check_outputs",
+    "finish_report",
+    "report_options",
+    "verbosity",
+    "write_outputs",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 _PATH = click.Path(path_type=Path)
@@ -78,72 +88,6 @@ class ReportOutputs(NamedTuple):
             ("markdown", self.markdown),
         ]
         return [(fmt, path) for fmt, path in pairs if path is not None]
-
-
-NOT_INPUTS = frozenset(
-    {"output", "junit_xml", "html", "markdown", "scaffold_output", "directory", "resume"}
-)
-"""The parameters of every command that name where it writes, and ``--resume`` (whose report
-``run`` replaces; it checks its other outputs itself): any other path a command is given is
-an input, which no output may be."""
-
-
-def context_inputs() -> list[Path]:
-    """Every path the current command was given that is no output (arguments and options)."""
-    ctx = click.get_current_context(silent=True)
-    found: list[Path] = []
-    while ctx is not None:
-        for name, value in ctx.params.items():
-            if name in NOT_INPUTS:
-                continue
-            values = value if isinstance(value, (tuple, list)) else (value,)
-            found.extend(item for item in values if isinstance(item, Path))
-        ctx = ctx.parent
-    return found
-
-
-def _same(one: Path, other: Path) -> bool:
-    """Whether two paths name one file: same device and inode (``x/../F``, a hard link)."""
-    try:
-        return os.path.samefile(one, other)
-    except (OSError, ValueError):
-        return False
-
-
-def check_outputs(
-    command: str, outputs: Sequence[Path | None], inputs: Sequence[Path] = ()
-) -> None:
-    """End ``command`` (exit 2) before any work when an output cannot be written.
-
-    That is: an output is a directory or not a regular file, cannot be created,
-    is the same file as one of ``inputs`` or of the paths the command was given
-    (:func:`context_inputs`), is given twice, or a second one goes to stdout.
-    """
-    from agentic_evals.reports.json_out import OutputError, check_writable, stream_of
-
-    sources = [*inputs, *context_inputs()]
-    seen: list[Path] = []
-    try:
-        for path in (p for p in outputs if p is not None):
-            stream = stream_of(path)
-            if stream is not None:
-                if any(stream_of(p) is stream for p in seen):
-                    raise OutputError(f"only one output can go to {path} (standard stream)")
-                seen.append(path)
-                continue
-            check_writable(path)
-            for source in sources:
-                if _same(path, source) or path.resolve() == source.resolve():
-                    raise OutputError(f"cannot write to {path}: it is an input ({source})")
-            if any(stream_of(p) is None and _same_target(p, path) for p in seen):
-                raise OutputError(f"cannot write to {path}: it is given for two outputs")
-            seen.append(path)
-    except OutputError as error:
-        refuse(command, error)
-
-
-def _same_target(one: Path, other: Path) -> bool:
-    return one.resolve() == other.resolve() or _same(one, other)
 
 
 def _github(report: Report, lines: Mapping[str, int], to_stderr: bool) -> None:

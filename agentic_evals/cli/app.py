@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -99,6 +100,21 @@ def _output_error() -> type[OSError]:
     return OutputError
 
 
+def _escape_unencodable_output() -> None:
+    r"""Print a lone surrogate (a non-UTF-8 file name, a ``"\ud800"`` read) as its escape.
+
+    Python's stderr already does; stdout would fail on one. Text the tool
+    writes to files is escaped the same way (``reports.json_out.printable``).
+    """
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (OSError, ValueError):
+                pass  # it flushes first: a stream that fails now fails later, as before
+
+
 def run_cli(args: Sequence[str]) -> int:
     """Run the group on ``args`` and return the exit code; internal errors are 3.
 
@@ -109,6 +125,7 @@ def run_cli(args: Sequence[str]) -> int:
         The process exit code.
     """
     args = list(args)
+    _escape_unencodable_output()
     try:
         code = cli.main(args=args, prog_name="agentic-evals", standalone_mode=False)
     except click.exceptions.Exit as stop:

@@ -9,6 +9,7 @@ case concerned. One renderer (:meth:`Finding.render`) and one order
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from typing import Literal, get_args
 
@@ -16,6 +17,7 @@ from jsonpointer import JsonPointer
 from pydantic import Field
 
 from agentic_evals.documents.base import OutputModel
+from agentic_evals.limits import FINDINGS_PER_CODE
 
 Severity = Literal["error", "warning", "info"]
 SEVERITIES: tuple[Severity, ...] = get_args(Severity)
@@ -77,6 +79,52 @@ def finding(
     return Finding.model_validate(
         {"code": code, "severity": severity, "pointer": pointer, "message": message, **context}
     )
+
+
+class PerCodeCap:
+    """Keep at most ``FINDINGS_PER_CODE`` findings of each code; count the rest.
+
+    A document can hold hundreds of thousands of faults: each kept finding
+    costs memory and a line of output, so past the cap a code's findings are
+    only counted, and :meth:`summaries` says how many were left out.
+    """
+
+    def __init__(self, limit: int = FINDINGS_PER_CODE) -> None:
+        self.limit = limit
+        self._kept: Counter[str] = Counter()
+        self._left_out: Counter[str] = Counter()
+        self._severity: dict[str, Severity] = {}
+
+    def admit(self, code: str, severity: Severity = "error") -> bool:
+        """Whether one more finding of ``code`` is kept (else it is counted)."""
+        if self._kept[code] < self.limit:
+            self._kept[code] += 1
+            return True
+        self._left_out[code] += 1
+        known = self._severity.get(code, severity)
+        self._severity[code] = min(known, severity, key=SEVERITIES.index)
+        return False
+
+    def summaries(self, **context: str | int | None) -> list[Finding]:
+        """One finding per code over the cap, at the root, as severe as the worst left out."""
+        return [
+            finding(
+                code,
+                "",
+                f"{count} more {code} finding(s) not listed (the first {self.limit} are)",
+                self._severity[code],
+                **context,
+            )
+            for code, count in self._left_out.items()
+        ]
+
+
+def capped(findings: Iterable[Finding]) -> list[Finding]:
+    """``findings`` with at most ``FINDINGS_PER_CODE`` of each code, and a count of the rest."""
+    cap = PerCodeCap()
+    kept = [item for item in findings if cap.admit(item.code, item.severity)]
+    file = next((item.file for item in kept if item.file), None)
+    return kept + cap.summaries(file=file)
 
 
 def _place(item: Finding) -> tuple[int, str, int, int, str]:

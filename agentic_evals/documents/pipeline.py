@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from agentic_evals.documents.expansion import Expanded, WrittenPositions
-from agentic_evals.documents.findings import Finding, FindingsView
+from agentic_evals.documents.findings import Finding, FindingsView, capped
 from agentic_evals.documents.positions import Position, locate, locate_all
 from agentic_evals.documents.schema_gen import SCHEMA_KEY
 from agentic_evals.documents.unknown_keys import unknown_key_findings
@@ -204,7 +204,7 @@ def load_document(path: Path, kind: DocumentKind[M], *, strict: bool = False) ->
 
     def result(model: M | None) -> Loaded[M]:
         written = expansion.written_all(findings) + expansion.written_findings
-        located = locate_all(written, path, parsed.positions)
+        located = locate_all(capped(written), path, parsed.positions)
         return Loaded(path, model, located, document, parsed.source, parsed.positions, expansion)
 
     foreign = kind.foreign(document) if kind.foreign and parsed.parsed else None

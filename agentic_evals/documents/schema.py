@@ -21,7 +21,7 @@ from jsonschema import Draft202012Validator, ValidationError, validators
 from jsonschema.protocols import Validator
 
 from agentic_evals import codes
-from agentic_evals.documents.findings import Finding, finding
+from agentic_evals.documents.findings import Finding, PerCodeCap, finding
 from agentic_evals.documents.messages import (
     deref,
     describe,
@@ -85,15 +85,16 @@ def schema_findings(
     """Validate ``document`` and return every error as a finding, in document order."""
     root: Mapping[str, Any] = validator.schema  # type: ignore[assignment]
     raws: list[_Raw] = []
+    cap = PerCodeCap()
     for error in validator.iter_errors(cast(Any, document)):
-        raws.extend(_translate(error, root))
+        raws.extend(raw for raw in _translate(error, root) if cap.admit(raw.code))
     findings: dict[tuple[str, str, str], Finding] = {}
     for raw in raws:
         pointer = str(JsonPointer.from_parts(raw.parts).path)
         line, column = position_of(pointer, positions) or (None, None)
         found = finding(raw.code, pointer, raw.message, line=line, column=column)
         findings.setdefault((raw.code, pointer, raw.message), found)
-    return sorted(findings.values(), key=_document_order)
+    return sorted(findings.values(), key=_document_order) + cap.summaries()
 
 
 def _document_order(finding: Finding) -> tuple[int, int, str]:

@@ -14,6 +14,7 @@ from agentic_evals.history.access import open_history
 from agentic_evals.history.errors import HistoryError, ReportIndexError
 from agentic_evals.history.record import record
 from agentic_evals.history.view import index_document
+from agentic_evals.reports.json_out import plain_document
 from agentic_evals.reports.model import Report
 
 
@@ -27,7 +28,7 @@ def record_quietly(
     """
     prefix = f"agentic-evals: history: run {report.run_id} not recorded"
     try:
-        indexed = index_document(report.model_dump(mode="json", by_alias=True))
+        indexed = index_document(plain_document(report))
         with open_history(url, environ) as store:
             outcome = record(store, indexed)
     except (HistoryError, ReportIndexError) as error:

@@ -11,9 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
+from agentic_evals import codes
 from agentic_evals.contract.models import Case, Expected
 from agentic_evals.oracles import artifacts, exit_code, streams, workspace
 from agentic_evals.oracles.base import OracleContext, OracleResult, ProcessOutcomeLike
+from agentic_evals.reports.model import Problem
 
 Oracle = Callable[[Expected, ProcessOutcomeLike, OracleContext], OracleResult]
 """An oracle: grades one finished trial against a case's ``expected``."""
@@ -55,4 +57,10 @@ def evaluate(case: Case, outcome: ProcessOutcomeLike, ctx: OracleContext) -> Ora
     result = OracleResult()
     for oracle in ORACLES.values():
         result.extend(oracle(case.expected, outcome, ctx))
+    for name, captured in (("stdout", outcome.stdout), ("stderr", outcome.stderr)):
+        # A stream the runner could not keep (a full TMPDIR): the trial fails, saying why.
+        why = getattr(captured, "problem", None)
+        if why:
+            message = f"{name} could not be kept whole ({why}); the trial is not judged on it"
+            result.problems.append(Problem(code=codes.STREAM_TRUNCATED, message=message))
     return result

@@ -11,18 +11,58 @@ from pathlib import Path
 from typing import IO, Final
 
 from pydantic import BaseModel
+from pydantic_core import PydanticSerializationError
 
 from agentic_evals.documents.bounded import file_kind
 
 
+def printable(text: str) -> str:
+    r"""``text`` as it can be written in UTF-8: the one place report text is made safe.
+
+    A lone surrogate (a non-UTF-8 byte of a file name the trial created or was
+    given, a ``"\\ud800"`` in JSON a check read) becomes its visible escape
+    (``\\udcff``); every other character is kept.
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
+
+def _printable_value(value: object) -> object:
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, dict):
+        return {printable(str(k)): _printable_value(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_printable_value(item) for item in value]
+    return value
+
+
+def plain_document(model: BaseModel) -> object:
+    """The model as the JSON value its written file holds (lone surrogates escaped)."""
+    return _printable_value(model.model_dump(mode="json", by_alias=True))
+
+
 def dump_model(model: BaseModel) -> str:
-    """Return the model as indented JSON text with a final newline."""
-    return model.model_dump_json(by_alias=True, indent=2) + "\n"
+    """Return the model as indented JSON text with a final newline (lone surrogates escaped)."""
+    try:
+        return model.model_dump_json(by_alias=True, indent=2) + "\n"
+    except PydanticSerializationError:
+        # A string JSON cannot hold in UTF-8: escaped, then written (rare, so not paid for first).
+        return dump_value(plain_document(model))
 
 
 def dump_value(value: object) -> str:
-    """Return a plain JSON value as indented JSON text with a final newline."""
-    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+    """Return a plain JSON value as indented JSON text with a final newline.
+
+    A string with a lone surrogate is written as its escaped text (:func:`printable`).
+    """
+    text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+    if printable(text) is text:
+        return text
+    return json.dumps(_printable_value(value), indent=2, ensure_ascii=False) + "\n"
 
 
 class OutputError(OSError):
@@ -68,7 +108,7 @@ def write_stream(stream: IO[str] | None, text: str) -> None:
     if stream is None:
         raise OutputError(f"cannot write to {name}: it is closed")
     try:
-        stream.write(text)
+        stream.write(printable(text))
         stream.flush()
     except (OSError, ValueError) as error:
         # ValueError: the stream was closed (``>&-``).
@@ -134,7 +174,7 @@ def write_text_atomic(path: Path, text: str) -> None:
     except OSError as error:
         raise OutputError(f"cannot write to {path}: {error.strerror or error}") from error
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as handle:
             _keep_mode(path, handle.fileno())
             handle.write(text)
             handle.flush()

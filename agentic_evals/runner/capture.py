@@ -50,6 +50,7 @@ class StreamSink:
         self._total = 0
         self._kept = 0
         self._watch = watch
+        self._problem: str | None = None
 
     def write(self, chunk: bytes) -> None:
         """Record ``chunk``; bytes past the cap are counted (and watched) and dropped."""
@@ -60,16 +61,24 @@ class StreamSink:
         if room <= 0 or not chunk:
             return
         part = chunk if len(chunk) <= room else memoryview(chunk)[:room]
-        if not self._on_disk and self._kept + len(part) > self._threshold:
-            self._spill()
-        self._file.write(part)
+        try:
+            if not self._on_disk and self._kept + len(part) > self._threshold:
+                self._spill()
+            self._file.write(part)
+        except OSError as error:
+            # A full TMPDIR: keep what was kept, count (and watch) the rest, say why.
+            self._problem = f"cannot keep more of the stream: {error.strerror or error}"
+            self._cap = self._kept
+            return
         self._kept += len(part)
 
     def finish(self) -> CapturedStream:
         """Return the captured content; the sink must not be written to afterwards."""
         if self._watch is not None:
             self._watch.finish()
-        return CapturedStream(self._file, self._total, self._kept, self._on_disk, self._watch)
+        captured = CapturedStream(self._file, self._total, self._kept, self._on_disk, self._watch)
+        captured.problem = self._problem
+        return captured
 
     def discard(self) -> None:
         """Release the buffer without producing a result (used on error paths)."""
@@ -79,7 +88,11 @@ class StreamSink:
         # An unnamed temporary file is unlinked at once, so nothing leaks on a crash.
         disk = tempfile.TemporaryFile(prefix="agentic-evals-")
         assert isinstance(self._file, io.BytesIO)
-        disk.write(self._file.getbuffer())
+        try:
+            disk.write(self._file.getbuffer())
+        except OSError:
+            disk.close()  # the bytes in memory stay the kept ones
+            raise
         self._file.close()
         self._file = disk
         self._on_disk = True
@@ -108,6 +121,8 @@ class CapturedStream:
         """Bytes retained (at most the stream cap)."""
         self.on_disk = on_disk
         """Whether the retained bytes were spooled to a temporary file."""
+        self.problem: str | None = None
+        """Why fewer bytes than the cap were kept (a full TMPDIR), if they were."""
 
     @property
     def truncated(self) -> bool:
@@ -180,9 +195,10 @@ class CapturedStream:
             raise ValueError("limit_chars must be positive")
         note = ""
         if self.truncated:
+            why = f" ({self.problem})" if self.problem else ""
             note = (
                 f"\n[... output truncated: {self.total_bytes} bytes written, "
-                f"only the first {self.kept_bytes} kept ...]\n"
+                f"only the first {self.kept_bytes} kept{why} ...]\n"
             )
         window = _MAX_UTF8_CHAR * limit_chars
         if self.kept_bytes > 2 * limit_chars:

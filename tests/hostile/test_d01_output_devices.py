@@ -92,3 +92,14 @@ def test_d01_a_symlink_output_keeps_the_link_and_replaces_its_target(
     ended = cli(capsys, "schema", "fixture", "-o", link)
     assert ended.code == 0, ended
     assert link.is_symlink() and json.loads(real.read_text(encoding="utf-8"))["$schema"]
+
+
+@pytest.mark.parametrize("special", ["/dev/null", "/dev/full", "fifo", "socket"])
+def test_d01_export_refuses_a_special_file_as_its_folder(
+    special: str, inputs: Inputs, specials: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = specials[special]
+    ended = cli(capsys, "export", "eee", inputs.base, "--org", "acme", "-o", target)
+    assert ended.code == 2, ended
+    assert str(target) in ended.err
+    assert KIND_TESTS[special](os.stat(target).st_mode), "the special file was replaced"
