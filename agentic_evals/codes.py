@@ -77,6 +77,7 @@ WORKSPACE_CHANGE_MISSING: Final = "WORKSPACE_CHANGE_MISSING"
 WORKSPACE_CHANGE_UNEXPECTED: Final = "WORKSPACE_CHANGE_UNEXPECTED"
 LIMIT_EXCEEDED: Final = "LIMIT_EXCEEDED"
 ISOLATION_UNAVAILABLE: Final = "ISOLATION_UNAVAILABLE"
+ORACLE_TIMEOUT: Final = "ORACLE_TIMEOUT"
 
 PROBLEM_CODES: Final = frozenset(
     {
@@ -111,6 +112,7 @@ PROBLEM_CODES: Final = frozenset(
         WORKSPACE_UNAVAILABLE,
         WORKSPACE_CHANGE_MISSING,
         WORKSPACE_CHANGE_UNEXPECTED,
+        ORACLE_TIMEOUT,
     }
 )
 """Every code a trial or case problem can carry (a regression's ``failure_code`` may name one)."""

@@ -32,6 +32,9 @@ MAX_NUMBER_TEXT: Final = 64
 MAX_TIMEOUT_SECONDS: Final = 86_400.0
 """Longest timeout a trial or a proof may have: one day (the kernel's waits count
 milliseconds in 32 bits, about 24.8 days)."""
+MAX_ORACLE_SECONDS: Final = 60.0
+"""Longest the checks of one trial may take together, after it ended (the trial's own
+timeout does not cover them): past it, the checks not yet run are one ``ORACLE_TIMEOUT``."""
 MAX_SHARD_TOTAL: Final = 10_000
 """Most shards a run may be split into."""
 MAX_JOBS: Final = 1_024

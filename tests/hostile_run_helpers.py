@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -86,15 +87,29 @@ def probe(target: str, signum: int, *args: str, timeout: float = 60) -> tuple[in
     return done.returncode, done.stderr.decode(errors="replace")
 
 
+WITHOUT_DAC = (
+    "setpriv",
+    "--bounding-set=-dac_override,-dac_read_search",
+)
+"""A prefix that runs a command as root without the capabilities that bypass file
+permissions, so that a mode of 000 denies it as it denies anyone else."""
+
+
+def can_drop_dac() -> bool:
+    """Whether :data:`WITHOUT_DAC` works here (root, with setpriv installed)."""
+    return os.geteuid() == 0 and shutil.which("setpriv") is not None
+
+
 def cli(
     *args: str,
     timeout: float = 60,
     env: Mapping[str, str] | None = None,
     cwd: Path = REPO,
+    prefix: Sequence[str] = (),
 ) -> tuple[int, str]:
     """Run ``agentic-evals ARGS`` in ``cwd`` to its end: the exit status and stderr."""
     done = subprocess.run(
-        [sys.executable, "-m", "agentic_evals", *args],
+        [*prefix, sys.executable, "-m", "agentic_evals", *args],
         cwd=cwd,
         capture_output=True,
         timeout=timeout,

@@ -22,6 +22,7 @@ LAYERS = (
     "clock",
     "redact",
     "limits",
+    "signals",
     "documents",
     "contract",
     "commands",

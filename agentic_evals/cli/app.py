@@ -7,6 +7,7 @@ group's own help imports every command to show its short help.
 
 from __future__ import annotations
 
+import errno
 import importlib
 import os
 import sys
@@ -115,6 +116,25 @@ def _escape_unencodable_output() -> None:
                 pass  # it flushes first: a stream that fails now fails later, as before
 
 
+_PATH_ERRNOS = frozenset({errno.EACCES, errno.ENAMETOOLONG, errno.ELOOP})
+"""Errors of a path the user gave or a tree holds, not of agentic-evals: permission denied,
+a name too long (a component over 255 bytes, or the whole path over 4,096), a symlink loop."""
+
+
+def _path_refused(error: Exception) -> str | None:
+    """The message of an input error that no command caught on the way: a path it cannot use.
+
+    Commands report such paths as findings or refusals where they read them; this is the
+    net under every command, so that none of them exits 3 on them.
+    """
+    if not isinstance(error, OSError) or error.errno not in _PATH_ERRNOS:
+        return None
+    if error.filename is None:
+        return None
+    path = os.fsdecode(error.filename)
+    return f"cannot use {path!r}: {error.strerror or error}"
+
+
 def run_cli(args: Sequence[str]) -> int:
     """Run the group on ``args`` and return the exit code; internal errors are 3.
 
@@ -143,6 +163,10 @@ def run_cli(args: Sequence[str]) -> int:
         click.echo("aborted", err=True)
         code = ExitCode.INTERRUPTED_INT
     except Exception as error:  # noqa: BLE001 - the last line of defence
+        refused = _path_refused(error)
+        if refused is not None:
+            click.echo(f"agentic-evals: {refused}", err=True)
+            return int(ExitCode.INVALID)
         if _debug_requested(args):
             import traceback
 

@@ -45,18 +45,35 @@ def _gates(fixture: Fixture, path: Path) -> list[Finding]:
 
 
 def pattern_findings(document: object) -> list[Finding]:
-    """A finding at every stream pattern of ``document`` the bounded engine refuses."""
+    """A finding at every pattern of ``document`` the bounded engine refuses.
+
+    Stream patterns and every artifact's ``content_regex``: all are searched by one engine.
+    """
     found: list[Finding] = []
     cases = document.get("cases") if isinstance(document, dict) else None
     for index, case in enumerate(cases if isinstance(cases, list) else []):
         expected = case.get("expected") if isinstance(case, dict) else None
-        for key in _STREAM_PATTERNS:
-            patterns = expected.get(key) if isinstance(expected, dict) else None
-            for position, pattern in enumerate(patterns if isinstance(patterns, list) else []):
-                problem = pattern_problem(pattern) if isinstance(pattern, str) else None
-                if problem is not None:
-                    pointer = f"/cases/{index}/expected/{key}/{position}"
-                    found.append(finding(codes.SCHEMA_VALUE, pointer, f"{key}: {problem}"))
+        if not isinstance(expected, dict):
+            continue
+        for key, position, pattern in _patterns(expected):
+            problem = pattern_problem(pattern) if isinstance(pattern, str) else None
+            if problem is not None:
+                pointer = f"/cases/{index}/expected/{key}/{position}"
+                name = position if isinstance(position, str) else key
+                found.append(finding(codes.SCHEMA_VALUE, pointer, f"{name}: {problem}"))
+    return found
+
+
+def _patterns(expected: dict[str, object]) -> list[tuple[str, int | str, object]]:
+    """Each pattern of ``expected``: where it is (key, position) and what it is."""
+    found: list[tuple[str, int | str, object]] = []
+    for key in _STREAM_PATTERNS:
+        patterns = expected.get(key)
+        found += [(key, n, p) for n, p in enumerate(patterns if isinstance(patterns, list) else [])]
+    artifacts = expected.get("artifacts")
+    for position, check in enumerate(artifacts if isinstance(artifacts, list) else []):
+        if isinstance(check, dict) and "content_regex" in check:
+            found.append((f"artifacts/{position}", "content_regex", check["content_regex"]))
     return found
 
 

@@ -14,8 +14,9 @@ judged on its own:
   equality (``agentic_evals.oracles.jsonvalues``); ``equals_artifact`` with
   ``compare: bytes|text`` compares whole files instead (see
   :mod:`~agentic_evals.oracles.artifact_values`);
-- ``content_regex`` (``re.search`` over the content decoded as UTF-8 with
-  replacement) and ``content_excludes`` (a plain substring).
+- ``content_regex`` (searched by the bounded engine, in time linear in the
+  content, decoded as UTF-8 with replacement: :mod:`~agentic_evals.oracles.regex`)
+  and ``content_excludes`` (a plain substring).
 
 Every condition other than absence fails with ``ARTIFACT_MISSING`` when the
 path does not exist (a check with no condition at all means ``exists: true``),
@@ -27,7 +28,6 @@ targets) is hashed into ``artifact_hashes``.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from agentic_evals import codes
@@ -43,10 +43,12 @@ from agentic_evals.oracles.base import (
     OracleResult,
     ProcessOutcomeLike,
     oracle_pointer,
+    out_of_time,
     shorten,
 )
 from agentic_evals.oracles.files import ArtifactReader, ArtifactReadError
 from agentic_evals.oracles.paths import Resolved, UnsafePathError, expand_glob, resolve_artifact
+from agentic_evals.oracles.regex import RegexError, compile_pattern
 from agentic_evals.reports.model import Problem
 
 
@@ -56,8 +58,12 @@ def check(expected: Expected, outcome: ProcessOutcomeLike, ctx: OracleContext) -
     reader = ArtifactReader()
     result = OracleResult()
     for index, item in enumerate(expected.artifacts):
-        checker = _Checker(item, oracle_pointer("artifacts", index), ctx, reader)
-        result.extend(checker.run())
+        pointer = oracle_pointer("artifacts", index)
+        late = out_of_time(ctx, pointer)
+        if late is not None:
+            result.extend(late)
+            break
+        result.extend(_Checker(item, pointer, ctx, reader).run())
     return result
 
 
@@ -191,8 +197,8 @@ class _Checker:
             return
         if item.content_regex is not None:
             try:
-                matched = re.search(item.content_regex, text) is not None
-            except re.error as error:
+                matched = compile_pattern(item.content_regex).search(text)
+            except RegexError as error:
                 self._fail(
                     codes.ARTIFACT_REGEX, f"invalid content_regex: {error}", "/content_regex"
                 )

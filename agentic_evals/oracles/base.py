@@ -18,6 +18,8 @@ from typing import Literal, Protocol
 
 from jsonpointer import JsonPointer, JsonPointerException
 
+from agentic_evals import clock, codes
+from agentic_evals.limits import MAX_ORACLE_SECONDS
 from agentic_evals.reports.model import Problem, WorkspaceChangesReport
 
 OracleGroup = Literal["exit_code", "output", "readback"]
@@ -141,6 +143,8 @@ class OracleContext:
             inside that directory, which is then its boundary.
         pre_trial: The tree as it was before the trial, laid out like this
             context; None on the shared tree (see :class:`PreTrialState`).
+        deadline: The monotonic time by which the checks must be done (see
+            :func:`out_of_time`); None until the registry sets it.
     """
 
     artifact_root: Path
@@ -148,6 +152,21 @@ class OracleContext:
     workspace_changes: WorkspaceChangesReport | None = None
     roots: Mapping[str, Path] = field(default_factory=dict)
     pre_trial: PreTrialState | None = None
+    deadline: float | None = None
+
+
+def out_of_time(ctx: OracleContext, pointer: str) -> OracleResult | None:
+    """``ORACLE_TIMEOUT`` at ``pointer`` once ``ctx``'s deadline passed (None before it).
+
+    Checked before each check: the check at ``pointer`` and those after it are not run.
+    """
+    if ctx.deadline is None or clock.monotonic() <= ctx.deadline:
+        return None
+    message = (
+        f"the trial's checks ran past their {MAX_ORACLE_SECONDS:g}s: {pointer} and the checks "
+        "after it were not evaluated"
+    )
+    return OracleResult([Problem(code=codes.ORACLE_TIMEOUT, message=message, oracle=pointer)])
 
 
 PreTrialSource = Literal["lower", "copy_source"]

@@ -9,12 +9,20 @@ workspace copy (``OracleContext.workspace_changes``).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from types import MappingProxyType
 
-from agentic_evals import codes
+from agentic_evals import clock, codes
 from agentic_evals.contract.models import Case, Expected
+from agentic_evals.limits import MAX_ORACLE_SECONDS
 from agentic_evals.oracles import artifacts, exit_code, streams, workspace
-from agentic_evals.oracles.base import OracleContext, OracleResult, ProcessOutcomeLike
+from agentic_evals.oracles.base import (
+    OracleContext,
+    OracleResult,
+    ProcessOutcomeLike,
+    oracle_pointer,
+    out_of_time,
+)
 from agentic_evals.reports.model import Problem
 
 Oracle = Callable[[Expected, ProcessOutcomeLike, OracleContext], OracleResult]
@@ -55,8 +63,16 @@ def evaluate(case: Case, outcome: ProcessOutcomeLike, ctx: OracleContext) -> Ora
         Every problem found, in kind order, and the hashes of the artifacts read.
     """
     result = OracleResult()
-    for oracle in ORACLES.values():
-        result.extend(oracle(case.expected, outcome, ctx))
+    if ctx.deadline is None:
+        ctx = replace(ctx, deadline=clock.monotonic() + MAX_ORACLE_SECONDS)
+    for kind, oracle in ORACLES.items():
+        late = out_of_time(ctx, oracle_pointer(kind))
+        if late is not None:
+            result.extend(late)
+        else:
+            result.extend(oracle(case.expected, outcome, ctx))
+        if any(problem.code == codes.ORACLE_TIMEOUT for problem in result.problems):
+            break  # the rest of the checks were not evaluated: one problem says so
     for name, captured in (("stdout", outcome.stdout), ("stderr", outcome.stderr)):
         # A stream the runner could not keep (a full TMPDIR): the trial fails, saying why.
         why = getattr(captured, "problem", None)
