@@ -103,6 +103,22 @@ def test_probing_writes_nothing_into_the_skill(tmp_path: Path) -> None:
     assert sorted(str(p.relative_to(skill)) for p in skill.rglob("*")) == before
 
 
+def test_a_linked_fixtures_folder_is_never_written_through_by_a_probe(tmp_path: Path) -> None:
+    outside = tmp_path / "shared-fixtures"
+    outside.mkdir()
+    skill = make_skill(tmp_path, "tool", files={"scripts/litter.py": LITTERING})
+    (skill / "fixtures").symlink_to(outside)
+    (case,) = build_scaffold(skill, tmp_path / "out" / "f.json").fixture.cases
+    assert case.expected.stdout_contains == ["usage: litter"]
+    # From the default place, fixtures/, which links outside: the probe runs in a real folder
+    # of the copy (from the linked one, ../scripts would not even be found).
+    (default,) = build_scaffold(skill).fixture.cases
+    assert default.command == ["python3", "../scripts/litter.py", "--help"]
+    assert default.expected.stdout_contains == ["usage: litter"] and default.required
+    assert list(outside.iterdir()) == []
+    assert not (skill / "scripts" / "written.txt").exists()
+
+
 def test_a_hanging_script_gets_an_honest_optional_case(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
