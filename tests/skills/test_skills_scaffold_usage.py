@@ -230,3 +230,21 @@ def test_an_evals_option_that_names_no_folder_is_refused(tmp_path: Path) -> None
         target = skills / "tool" if command == "scaffold-fixture" else skills
         result = CliRunner().invoke(cli, [command, str(target), "--evals", str(tmp_path / "no")])
         assert result.exit_code == 2 and "--evals" in result.stderr
+
+
+def test_apply_scaffolds_cli_writes_into_the_evals_tree_given(tmp_path: Path) -> None:
+    skills, beside = evals_layout(tmp_path)
+    given = tmp_path / "kept" / "evals"
+    given.mkdir(parents=True)
+    arguments = ["apply-scaffolds", str(skills), "--write", "--evals", str(given)]
+    result = CliRunner().invoke(cli, arguments)
+    assert result.exit_code == 0, result.output
+    receipt = json.loads(result.stdout)
+    assert receipt["created"] == ["tool"]
+    assert receipt["fixture_path"] == f"{given}/<skill>/agentic_eval.json"
+    written = json.loads((given / "tool" / "agentic_eval.json").read_text())
+    assert written["skill_root"] == "../../../skills/tool"
+    assert list(beside.iterdir()) == [] and not list(skills.rglob("agentic_eval*"))
+    audit = CliRunner().invoke(cli, ["audit-skills", str(skills), "--evals", str(given), "-o", "-"])
+    postures = {s["skill"]: s["eval_posture"] for s in json.loads(audit.stdout)["skills"]}
+    assert postures["tool"] == "agentic_fixture"
