@@ -6,8 +6,8 @@ with the reason: skills that already have an agentic fixture (in
 ``fixtures/`` or the evals tree), delegate to an eval skill, are evaluated by
 another harness's task files, are exempt (``eval_not_required``), are only
 prose (no command can evaluate them), or have a legacy ``fixtures/eval.json``
-to migrate. ``force`` replaces an existing
-scaffold's file only when it is itself a scaffold: a
+to migrate. ``force`` replaces the file a scaffold
+goes to only when that file is itself a scaffold: a
 hand-written fixture is never overwritten by the bulk tool (use
 ``scaffold-fixture --force`` on that one skill). With an evals tree (``--evals
 DIR``, default ``evals/`` beside ``root`` when present) each scaffold goes to

@@ -18,8 +18,10 @@ skill. What it did becomes one case:
 
 A program is run directly when it is executable and starts with ``#!`` (or
 is a binary), else through ``python3``, ``bash`` or ``node`` by its suffix.
-Symbolic links are copied as links: a program that writes through an
-absolute link writes where it points (``--help`` rarely writes anything).
+Symbolic links are copied as links, but a linked folder on the way to the
+cwd (a ``fixtures/`` that links elsewhere) becomes an empty folder of the
+copy; a program that writes through another absolute link writes where it
+points (``--help`` rarely writes anything).
 """
 
 from __future__ import annotations
@@ -97,8 +99,7 @@ def probe_all(skill_dir: Path, base: Path, commands: list[list[str]]) -> list[Pr
     try:
         skill = Path(os.path.abspath(skill_dir))
         inside = base == skill or skill in base.parents
-        cwd = copied.root / os.path.relpath(base, skill) if inside else copied.root
-        cwd.mkdir(parents=True, exist_ok=True)
+        cwd = _private_folder(copied.root, os.path.relpath(base, skill) if inside else ".")
         env = base_environment(private=private_environment())
         results = []
         for words in commands:
@@ -109,6 +110,22 @@ def probe_all(skill_dir: Path, base: Path, commands: list[list[str]]) -> list[Pr
         return results
     finally:
         tree_copy.remove(copied.root)
+
+
+def _private_folder(root: Path, relative: str) -> Path:
+    """``root / relative`` as a real folder of the copy, never through a link.
+
+    A linked part (a ``fixtures/`` that links elsewhere) is replaced by an empty folder.
+    """
+    folder = root
+    for part in Path(relative).parts:
+        if part == ".":
+            continue
+        folder = folder / part
+        if folder.is_symlink():
+            folder.unlink()
+        folder.mkdir(exist_ok=True)
+    return folder
 
 
 def _absolute(word: str, base: Path, skill: Path, root: Path) -> str:

@@ -103,6 +103,22 @@ def test_probing_writes_nothing_into_the_skill(tmp_path: Path) -> None:
     assert sorted(str(p.relative_to(skill)) for p in skill.rglob("*")) == before
 
 
+def test_a_linked_fixtures_folder_is_never_written_through_by_a_probe(tmp_path: Path) -> None:
+    outside = tmp_path / "shared-fixtures"
+    outside.mkdir()
+    skill = make_skill(tmp_path, "tool", files={"scripts/litter.py": LITTERING})
+    (skill / "fixtures").symlink_to(outside)
+    (case,) = build_scaffold(skill, tmp_path / "out" / "f.json").fixture.cases
+    assert case.expected.stdout_contains == ["usage: litter"]
+    # From the default place, fixtures/, which links outside: the probe runs in a real folder
+    # of the copy (from the linked one, ../scripts would not even be found).
+    (default,) = build_scaffold(skill).fixture.cases
+    assert default.command == ["python3", "../scripts/litter.py", "--help"]
+    assert default.expected.stdout_contains == ["usage: litter"] and default.required
+    assert list(outside.iterdir()) == []
+    assert not (skill / "scripts" / "written.txt").exists()
+
+
 def test_a_hanging_script_gets_an_honest_optional_case(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -214,3 +230,21 @@ def test_an_evals_option_that_names_no_folder_is_refused(tmp_path: Path) -> None
         target = skills / "tool" if command == "scaffold-fixture" else skills
         result = CliRunner().invoke(cli, [command, str(target), "--evals", str(tmp_path / "no")])
         assert result.exit_code == 2 and "--evals" in result.stderr
+
+
+def test_apply_scaffolds_cli_writes_into_the_evals_tree_given(tmp_path: Path) -> None:
+    skills, beside = evals_layout(tmp_path)
+    given = tmp_path / "kept" / "evals"
+    given.mkdir(parents=True)
+    arguments = ["apply-scaffolds", str(skills), "--write", "--evals", str(given)]
+    result = CliRunner().invoke(cli, arguments)
+    assert result.exit_code == 0, result.output
+    receipt = json.loads(result.stdout)
+    assert receipt["created"] == ["tool"]
+    assert receipt["fixture_path"] == f"{given}/<skill>/agentic_eval.json"
+    written = json.loads((given / "tool" / "agentic_eval.json").read_text())
+    assert written["skill_root"] == "../../../skills/tool"
+    assert list(beside.iterdir()) == [] and not list(skills.rglob("agentic_eval*"))
+    audit = CliRunner().invoke(cli, ["audit-skills", str(skills), "--evals", str(given), "-o", "-"])
+    postures = {s["skill"]: s["eval_posture"] for s in json.loads(audit.stdout)["skills"]}
+    assert postures["tool"] == "agentic_fixture"
