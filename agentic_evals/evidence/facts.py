@@ -33,7 +33,7 @@ from agentic_evals.evidence.checks import (
     oracles_that_can_fail,
     readback_oracles,
 )
-from agentic_evals.evidence.null_trial import PREMISE, load_time_null_trial
+from agentic_evals.evidence.null_trial import PREMISE, vacuous_checks
 from agentic_evals.evidence.qualification import (
     LIVE_PATH_CODES,
     Disqualifier,
@@ -42,6 +42,7 @@ from agentic_evals.evidence.qualification import (
     effective_class,
 )
 from agentic_evals.oracles.base import OracleContext
+from agentic_evals.oracles.null_trial import load_time_null_trial
 from agentic_evals.reports.model import ClaimEvidence
 
 REASON_ORACLES = frozenset(
@@ -211,17 +212,21 @@ def tree_context(fixture: Fixture, case: Case, fixture_dir: Path) -> OracleConte
 def evidence_table(fixture: Fixture, fixture_dir: Path) -> dict[str, CaseEvidence]:
     """The facts of every case of ``fixture`` (living in ``fixture_dir``), by name, in order.
 
-    Vacuity is read from the null trial judged on the tree as it is now.
+    Vacuity is read from the null trial judged on the tree as it is now. Of
+    cases sharing a name (a load error of its own) the first is kept.
     """
-    return {
-        case.name: case_evidence(
+    table: dict[str, CaseEvidence] = {}
+    for case in fixture.cases:
+        if case.name in table:
+            continue
+        failures = load_time_null_trial(case, tree_context(fixture, case, fixture_dir))
+        table[case.name] = case_evidence(
             case,
             analyze(case.command, case_context(fixture, case, fixture_dir)),
             fixture.skill,
-            load_time_null_trial(case, tree_context(fixture, case, fixture_dir)),
+            vacuous_checks(case, failures),
         )
-        for case in fixture.cases
-    }
+    return table
 
 
 def fills_slot(entry: ClaimEvidence, evidence_class: str) -> bool:

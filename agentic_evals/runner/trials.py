@@ -7,9 +7,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from agentic_evals import codes
-from agentic_evals.evidence.checks import case_checks
-from agentic_evals.evidence.null_trial import null_trial, null_trial_before
 from agentic_evals.oracles.base import OracleContext
+from agentic_evals.oracles.null_trial import null_trial, null_trial_before
 from agentic_evals.oracles.outcome import trial_outcome
 from agentic_evals.oracles.registry import evaluate as evaluate_oracles
 from agentic_evals.reports.model import (
@@ -118,7 +117,7 @@ class UnjudgedTrial:
     command: tuple[list[str], Mapping[str, str]] = ([], {})
     """The trial's own argv and environment (before any tracer wrapped them)."""
     null_before: frozenset[str] | None = None
-    """On the shared tree: the tree checks that passed just before the command ran."""
+    """On the shared tree: what the tree oracles found just before the command ran."""
 
     def judge(self) -> TrialReport:
         """Judge the trial; may be called again (after an interruption) until :meth:`close`."""
@@ -269,11 +268,10 @@ def _judge(trial: UnjudgedTrial, result: ProcessResult) -> TrialReport:
         trial.context,
         trial.traced,
     )
-    oracles, vacuous = None, None
+    oracles, null = None, None
     if result.start_error is None:
         oracles = evaluate_oracles(case, result, context)
-        passed = null_trial(case, context, trial.null_before)
-        vacuous = [check.pointer for check in case_checks(case) if check.pointer in passed]
+        null = sorted(null_trial(case, context, trial.null_before))
     extra = (*traced.problems, *trial.problems)
     outcome, problems = trial_outcome(case, result, oracles, extra_problems=extra)
     return TrialReport(
@@ -295,5 +293,5 @@ def _judge(trial: UnjudgedTrial, result: ProcessResult) -> TrialReport:
         traced_execs=traced.execs,
         workspace_changes=context.workspace_changes,
         isolation=trial.record,
-        vacuous_checks=vacuous,
+        null_trial_failures=null,
     )
