@@ -69,6 +69,15 @@ def test_a_check_that_fails_on_the_null_trial_is_evidence(
     assert facts.vacuous_checks == () and not facts.weak
 
 
+def test_readback_true_counts_only_beside_an_output_check_the_null_trial_fails(
+    tmp_path: Path,
+) -> None:
+    shown = _facts(tmp_path / "a", {"exit_code": 0, "stdout_contains": ["done"]}, readback=True)
+    assert shown.vacuous_checks == () and shown.readback_oracles == ("readback",)
+    hidden = _facts(tmp_path / "b", {"exit_code": 0, "stdout_excludes": ["x"]}, readback=True)
+    assert set(hidden.vacuous_checks) == {"/expected/stdout_excludes/0", "/readback"}
+
+
 def test_the_exit_code_is_the_premise_never_named_and_never_evidence(tmp_path: Path) -> None:
     facts = _facts(tmp_path, {"exit_code": 3})
     assert facts.vacuous_checks == () and facts.weak and facts.failing_oracles == ()
