@@ -46,7 +46,7 @@ def test_report_v2_case_and_trial_fields() -> None:
         "trial_id", "outcome", "problems", "exit_code", "term_signal", "timed_out",
         "duration_ms", "stdout", "stderr", "truncated", "stdout_stats", "stderr_stats",
         "orphan_pids_after_teardown", "artifact_hashes", "trace_method", "traced_execs",
-        "workspace_changes", "workspace_path", "isolation", "vacuous_checks", "file_trace",
+        "workspace_changes", "workspace_path", "isolation", "null_trial_failures", "file_trace",
         "reused", "reused_from",
     }  # fmt: skip
 

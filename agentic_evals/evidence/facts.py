@@ -35,7 +35,7 @@ from agentic_evals.evidence.checks import (
     readback_oracles,
 )
 from agentic_evals.evidence.classes import FALLBACK, class_disqualifiers
-from agentic_evals.evidence.null_trial import PREMISE, load_time_null_trial
+from agentic_evals.evidence.null_trial import PREMISE, vacuous_checks
 from agentic_evals.evidence.qualification import (
     LIVE_PATH_CODES,
     Disqualifier,
@@ -45,6 +45,7 @@ from agentic_evals.evidence.qualification import (
 )
 from agentic_evals.evidence.traced import env_injection, trace_blockers
 from agentic_evals.oracles.base import OracleContext
+from agentic_evals.oracles.null_trial import load_time_null_trial
 from agentic_evals.reports.model import ClaimEvidence, TrialReport
 
 REASON_ORACLES = frozenset(
@@ -235,16 +236,20 @@ def tree_context(fixture: Fixture, case: Case, fixture_dir: Path) -> OracleConte
 def evidence_table(fixture: Fixture, fixture_dir: Path) -> dict[str, CaseEvidence]:
     """The facts of every case of ``fixture`` (living in ``fixture_dir``), by name, in order.
 
-    Vacuity is read from the null trial judged on the tree as it is now.
+    Vacuity is read from the null trial judged on the tree as it is now. Of
+    cases sharing a name (a load error of its own) the first is kept.
     """
-    table = {}
+    table: dict[str, CaseEvidence] = {}
     for case in fixture.cases:
+        if case.name in table:
+            continue
         ctx = case_context(fixture, case, fixture_dir)
+        failures = load_time_null_trial(case, tree_context(fixture, case, fixture_dir))
         facts = case_evidence(
             case,
             analyze(case.command, ctx),
             fixture.skill,
-            load_time_null_trial(case, tree_context(fixture, case, fixture_dir)),
+            vacuous_checks(case, failures),
             fixture=fixture,
         )
         table[case.name] = with_blockers(facts, env_injection(case, ctx))

@@ -10,7 +10,8 @@ one set of facts and cannot disagree.
 Observations of a trial (:func:`trial_observation`, read back from a
 :class:`TrialReport`):
 
-- its null trial: the checks that passed on it (``vacuous_checks``). A check
+- its null trial: the problems it raised (``null_trial_failures``), hence the
+  checks that passed on it (:func:`~.null_trial.vacuous_checks`). A check
   is vacuous for the case when it passed on the null trial of *every* trial
   that recorded one: on the shared tree a later trial's pre-trial tree holds
   what an earlier one wrote, which must not make the check vacuous. With no
@@ -27,12 +28,14 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from agentic_evals import codes
+from agentic_evals.contract.models import Case
 from agentic_evals.evidence.facts import (
     BLIND_EXIT_CODES,
     CaseEvidence,
     case_evidence,
     with_blockers,
 )
+from agentic_evals.evidence.null_trial import vacuous_checks
 from agentic_evals.reports.model import TrialReport
 
 CONTEXT_CODES = frozenset({codes.LIVE_ENV_INJECTION})
@@ -48,9 +51,10 @@ class Observation(NamedTuple):
     """Its program could not run (exit 126/127, ``EXEC_FAILED``)."""
 
 
-def trial_observation(trial: TrialReport) -> Observation:
-    """What ``trial`` (as its report recorded it) showed."""
-    vacuous = None if trial.vacuous_checks is None else frozenset(trial.vacuous_checks)
+def trial_observation(case: Case, trial: TrialReport) -> Observation:
+    """What ``trial`` of ``case`` (as its report recorded it) showed."""
+    failures = trial.null_trial_failures
+    vacuous = None if failures is None else vacuous_checks(case, failures)
     blind = trial.exit_code in BLIND_EXIT_CODES or any(
         p.code == codes.EXEC_FAILED for p in trial.problems
     )
@@ -59,7 +63,7 @@ def trial_observation(trial: TrialReport) -> Observation:
 
 def observe(facts: CaseEvidence, skill: str, trials: Iterable[TrialReport]) -> CaseEvidence:
     """The facts of a case of the skill ``skill``, with what its ``trials`` showed."""
-    seen = [trial_observation(trial) for trial in trials]
+    seen = [trial_observation(facts.case, trial) for trial in trials]
     judged = [item.vacuous for item in seen if item.vacuous is not None]
     vacuous = frozenset.intersection(*judged) if judged else facts.vacuous
     rebuilt = case_evidence(

@@ -122,7 +122,9 @@ def derive(
     capability = None if claims is None else aggregate([judge_claim(b, by_name) for b in claims])
     readiness = case_readiness(cases)
     gate = readiness if capability is None else worse(readiness, capability.aggregate_readiness)
-    evidence = evidence_verdict(cases, eval_kind=scope.eval_kind, has_claims=claims is not None)
+    # A focused run skips the gates: what its few cases lack is no finding.
+    eval_kind = None if scope.focused else scope.eval_kind
+    evidence = evidence_verdict(cases, eval_kind=eval_kind, has_claims=claims is not None)
     if evidence.lacking:
         gate = worse(gate, "USABLE_WITH_GAPS")
     limit = readiness_limit(scope)

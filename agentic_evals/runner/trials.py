@@ -10,9 +10,8 @@ from pathlib import Path
 
 from agentic_evals import codes
 from agentic_evals.contract.placeholders import path_root
-from agentic_evals.evidence.checks import case_checks
-from agentic_evals.evidence.null_trial import null_trial, null_trial_before
 from agentic_evals.oracles.base import OracleContext
+from agentic_evals.oracles.null_trial import null_trial, null_trial_before
 from agentic_evals.oracles.outcome import trial_outcome
 from agentic_evals.oracles.registry import evaluate as evaluate_oracles
 from agentic_evals.reports.model import (
@@ -123,7 +122,7 @@ class UnjudgedTrial:
     command: tuple[list[str], Mapping[str, str]] = ([], {})
     """The trial's own argv and environment (before any tracer wrapped them)."""
     null_before: frozenset[str] | None = None
-    """On the shared tree: the tree checks that passed just before the command ran."""
+    """On the shared tree: what the tree oracles found just before the command ran."""
     file_trace: FileTrace | None = None
     """What it ran, opened and wrote in the skill tree (live and real-world cases)."""
 
@@ -329,11 +328,10 @@ def _judge(trial: UnjudgedTrial, result: ProcessResult) -> TrialReport:
         trial.context,
         trial.traced,
     )
-    oracles, vacuous = None, None
+    oracles, null = None, None
     if result.start_error is None:
         oracles = evaluate_oracles(case, result, context)
-        passed = null_trial(case, context, trial.null_before)
-        vacuous = [check.pointer for check in case_checks(case) if check.pointer in passed]
+        null = sorted(null_trial(case, context, trial.null_before))
     extra = (*traced.problems, *trial.problems)
     if not any(p.code == codes.TRACE_UNAVAILABLE for p in extra):
         extra = (*extra, *_untraced(trial.file_trace))
@@ -358,5 +356,5 @@ def _judge(trial: UnjudgedTrial, result: ProcessResult) -> TrialReport:
         traced_execs=traced.execs,
         workspace_changes=context.workspace_changes,
         isolation=trial.record,
-        vacuous_checks=vacuous,
+        null_trial_failures=null,
     )

@@ -72,8 +72,9 @@ VERDICTS: dict[str, str | frozenset[str]] = {
     "dogpile/fixtures/eval.json": LEGACY,
     # eval_kind "skill_behavior" is not a kind; the gates do not run on a schema error.
     "hack/fixtures/agentic_eval.json": frozenset({CLAIM, "AE-SCHEMA-VALUE"}),
-    # expected/required_assertions names no oracle: prose that checks nothing is a load error.
-    "ingest-code/fixtures/agentic_eval.json": frozenset({UNKNOWN}),
+    # expected/required_assertions names no oracle: prose that checks nothing is a load error;
+    # and every real-world case checks its exit code alone: it passes on the null trial.
+    "ingest-code/fixtures/agentic_eval.json": frozenset({UNKNOWN, REAL_WORLD}),
     "memory/fixtures/agentic_eval.json": frozenset({CLAIM, REAL_WORLD}),
     "mine-transcripts/fixtures/agentic_eval.json": "valid",
     "monitor-sparta/fixtures/agentic_eval.json": frozenset({REAL_WORLD}),

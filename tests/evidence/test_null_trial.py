@@ -55,6 +55,7 @@ def test_a_check_that_passes_before_the_command_runs_is_vacuous(
     "expected",
     [
         {"exit_code": 0, "stdout_contains": ["done"]},
+        {"exit_code": 0, "stdout_regex": ["(?m)^done$"]},
         {"exit_code": 0, "artifacts": [{"path": "out.txt", "exists": True}]},
         {"exit_code": 0, "artifacts": [{"path": "notes.md", "absent": True}]},
         {"exit_code": 0, "artifacts": [{"path": "notes.md", "content_regex": "bye"}]},
@@ -66,6 +67,15 @@ def test_a_check_that_fails_on_the_null_trial_is_evidence(
 ) -> None:
     facts = _facts(tmp_path, expected)
     assert facts.vacuous_checks == () and not facts.weak
+
+
+def test_readback_true_counts_only_beside_an_output_check_the_null_trial_fails(
+    tmp_path: Path,
+) -> None:
+    shown = _facts(tmp_path / "a", {"exit_code": 0, "stdout_contains": ["done"]}, readback=True)
+    assert shown.vacuous_checks == () and shown.readback_oracles == ("readback",)
+    hidden = _facts(tmp_path / "b", {"exit_code": 0, "stdout_excludes": ["x"]}, readback=True)
+    assert set(hidden.vacuous_checks) == {"/expected/stdout_excludes/0", "/readback"}
 
 
 def test_the_exit_code_is_the_premise_never_named_and_never_evidence(tmp_path: Path) -> None:
@@ -109,8 +119,8 @@ def test_coverage_and_qualification_agree_on_a_vacuous_check(tmp_path: Path) -> 
 def test_a_check_is_vacuous_only_when_every_trial_null_trial_passed_it(tmp_path: Path) -> None:
     facts = _facts(tmp_path, {"exit_code": 0, "artifacts": [{"path": "out.txt", "exists": True}]})
     pointer = "/expected/artifacts/0"
-    first = trial_report("s::c#1", vacuous_checks=[])
-    later = trial_report("s::c#2", vacuous_checks=[pointer])  # saw the first trial's file
+    first = trial_report("s::c#1", null_trial_failures=[pointer])
+    later = trial_report("s::c#2", null_trial_failures=[])  # saw the first trial's file
     assert observe(facts, "demo", [first, later]).vacuous_checks == ()
     both = observe(facts, "demo", [later, later])
     assert both.vacuous_checks == (pointer,) and both.weak
@@ -140,5 +150,7 @@ def test_a_negative_case_shows_its_reason_only_with_a_specific_failing_check(
     skill = make_skill(tmp_path / "ok", files=COMMITTED)
     (facts,) = evidence_table(Fixture.model_validate(document), skill).values()
     assert facts.reason_problem is None
-    blind = trial_report("s::n#1", exit_code=127, vacuous_checks=[])
+    blind = trial_report(
+        "s::n#1", exit_code=127, null_trial_failures=["/expected/stderr_contains/0"]
+    )
     assert observe(facts, "demo", [blind]).reason_problem is not None

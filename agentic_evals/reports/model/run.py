@@ -99,9 +99,10 @@ class TrialReport(OutputModel):
     (``run --keep-workspaces``); null when it was deleted or there was none."""
     isolation: TrialIsolation | None = None
     """The trial's private view, network and containment (docs/isolation.md)."""
-    vacuous_checks: list[str] | None = None
-    """Pointers within the case (``/expected/artifacts/0``) of the checks that passed on this
-    trial's null trial (docs/evidence.md); null when the trial's program did not run."""
+    null_trial_failures: list[str] | None = None
+    """Pointers within the case (``/expected/artifacts/0``) of the problems this trial's null
+    trial raised: the checks that could tell it from an idle program (docs/evidence.md); null
+    when the trial's program did not run."""
     file_trace: FileTrace | None = None
     """What the trial ran, opened and wrote in the skill tree (docs/tracing.md); null for a
     case that is neither live nor real-world, and for a trial that did not start."""

@@ -138,7 +138,7 @@ def test_on_the_shared_tree_the_tree_is_read_before_the_command_runs(tmp_path: P
     # Trial 1 wrote out/result.json into the shared tree; trial 2's null trial saw it, but
     # trial 1's did not: the check fails on a null trial, it is no vacuous check.
     trials = report["cases"][0]["trials"]
-    assert [t["vacuous_checks"] for t in trials] == [[], ["/expected/artifacts/0"]]
+    assert [t["null_trial_failures"] for t in trials] == [["/expected/artifacts/0"], []]
     assert report["cases"][0]["vacuous_checks"] == [] and result.exit_code == 0, result.output
     # Left over from that run, the file makes the same checks vacuous before the next one:
     # the gate reads the tree as it is, and no real-world case proves anything any more.
