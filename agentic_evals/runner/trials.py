@@ -214,6 +214,7 @@ def _execute(
             executable=plan.executable,
             tracers=None if strace is None else (strace,),
             always=strace is not None,
+            root=Path(os.path.realpath(settings.layout.skill_tree)),
         ) as trace,
     ):
         argv, executable = frame.argv(trace.argv, trace.env, trace.executable)
