@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -29,7 +28,7 @@ from agentic_evals.runner.plan import CasePlan, TrialSettings
 from agentic_evals.runner.process import ProcessResult, run_process
 from agentic_evals.runner.reaper import Identity
 from agentic_evals.runner.trace import ExecTrace, TraceOutcome
-from agentic_evals.runner.trace_files import FileTracing, traced_case
+from agentic_evals.runner.trace_files import FileTracing, stopping, untraced_problem
 
 EXCERPT_CHARS = 10_000
 
@@ -197,15 +196,11 @@ def _execute(
     copy = view.context.artifact_root if plan.workspace is not None else None
     case_argv, case_env, cwd = plan.trial_command(copy)
     env = trial_environment(case_env, {}, run_id=settings.run_id, case_name=case.name, trial=number)
-    tracing = None
-    if traced_case(case):
-        tree = Path(os.path.realpath(settings.layout.skill_tree))
-        mounts = dict.fromkeys((tree, Path(os.path.realpath(view.context.artifact_root))))
-        tracing = FileTracing.start(tree, view.mode, tuple(mounts))
-        tracing.cwd = Path(os.path.realpath(cwd))
+    tree = Path(os.path.realpath(settings.layout.skill_tree))
+    tracing = FileTracing.for_trial(case, tree, view.mode, view.context.artifact_root, cwd)
     strace = tracing.strace if tracing is not None else None
     with (
-        _stopping(tracing),
+        stopping(tracing),
         ExecTrace.start(
             case.must_exercise,
             case_argv,
@@ -214,7 +209,7 @@ def _execute(
             executable=plan.executable,
             tracers=None if strace is None else (strace,),
             always=strace is not None,
-            root=Path(os.path.realpath(settings.layout.skill_tree)),
+            root=tree,
         ) as trace,
     ):
         argv, executable = frame.argv(trace.argv, trace.env, trace.executable)
@@ -252,39 +247,10 @@ def _execute(
     except BaseException:
         result.close()
         raise
-    return UnjudgedTrial(
-        plan,
-        number,
-        result,
-        context,
-        traced,
-        exceeded,
-        frame.record,
-        command=(case_argv, env),
-        file_trace=file_trace,
+    trial = UnjudgedTrial(
+        plan, number, result, context, traced, exceeded, frame.record, command=(case_argv, env)
     )
-
-
-@contextlib.contextmanager
-def _stopping(tracing: FileTracing | None) -> Iterator[None]:
-    """Stop the file tracing once the trial's processes are gone, whatever happened."""
-    try:
-        yield
-    finally:
-        if tracing is not None:
-            tracing.stop()
-
-
-def _untraced(record: FileTrace | None) -> tuple[Problem, ...]:
-    """A live or real-world trial that nothing could trace is BLOCKED (``TRACE_UNAVAILABLE``)."""
-    if record is None or record.method != "unavailable":
-        return ()
-    message = (
-        f"no file tracer could trace this live or real-world trial ({record.reason}); "
-        "what it ran, opened and wrote is unknown, so it is blocked, not qualified on "
-        "the command's text"
-    )
-    return (Problem(code=codes.TRACE_UNAVAILABLE, message=message),)
+    return replace(trial, file_trace=file_trace)
 
 
 def _roots(settings: TrialSettings, copy: Path | None) -> dict[str, Path]:
@@ -318,7 +284,7 @@ def _judge(trial: UnjudgedTrial, result: ProcessResult) -> TrialReport:
         oracles = evaluate_oracles(case, result, context)
     extra = (*traced.problems, *trial.problems)
     if not any(p.code == codes.TRACE_UNAVAILABLE for p in extra):
-        extra = (*extra, *_untraced(trial.file_trace))
+        extra = (*extra, *untraced_problem(trial.file_trace))
     outcome, problems = trial_outcome(case, result, oracles, extra_problems=extra)
     return TrialReport(
         trial_id=f"{trial.plan.case_id}#{trial.number}",
