@@ -142,7 +142,8 @@ RULE_TEXTS: Final[dict[str, str]] = {
     SCHEMA_REFERENCE: "a reference must name something the document declares",
     SCHEMA_CONFLICT: "these fields cannot be combined",
     SCHEMA_CLAIM: "capability claims must say what kind of claim they are",
-    SCHEMA_MUST_EXERCISE: "each must_exercise entry must appear in the command",
+    SCHEMA_MUST_EXERCISE: "each must_exercise entry must appear in the command and name a file "
+    "that does something",
     FILE_UNREADABLE: "the file must exist and be readable",
     PATH_ESCAPE: "paths must stay inside the skill tree, the fixture's folder or the workspace",
     PATH_SKILL_ROOT: "skill_root must name a directory, relative to the fixture's folder",

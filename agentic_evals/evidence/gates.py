@@ -22,6 +22,7 @@ from agentic_evals.documents.findings import Finding, finding
 from agentic_evals.documents.pipeline import load_document
 from agentic_evals.evidence.anti_slop import anti_slop_findings
 from agentic_evals.evidence.compliance import compliance_findings
+from agentic_evals.evidence.exercise import exercise_findings
 from agentic_evals.evidence.facts import evidence_table
 from agentic_evals.oracles.regex import pattern_problem
 
@@ -41,7 +42,9 @@ def gate_findings(fixture: Fixture, directory: Path) -> list[Finding]:
 
 
 def _gates(fixture: Fixture, path: Path) -> list[Finding]:
-    return gate_findings(fixture, fixture_dir(path))
+    # must_exercise entries are checked for every kind: a self-test's contracts too.
+    directory = fixture_dir(path)
+    return exercise_findings(fixture, directory) + gate_findings(fixture, directory)
 
 
 def pattern_findings(document: object) -> list[Finding]:

@@ -28,6 +28,7 @@ from types import TracebackType
 
 from agentic_evals import codes
 from agentic_evals.reports.model import Problem
+from agentic_evals.runner.exercise import identity, ran_target, resolve_entry
 from agentic_evals.runner.process import ProcessResult
 from agentic_evals.runner.trace_match import runs
 from agentic_evals.runner.trace_strace import TRACE_FILE, StraceTracer
@@ -76,6 +77,9 @@ class ExecTrace:
         self.executable = executable
         """The resolved program for ``argv[0]`` (None when traced: the tracer is argv[0])."""
         self._command = tuple(argv)
+        self._cwd = Path(".")
+        self._root: Path | None = None
+        self._killed: frozenset[int] = frozenset()
         self._tracer: Tracer | None = None
         self._workdir: Path | None = None
         self._unavailable: str | None = None
@@ -92,6 +96,7 @@ class ExecTrace:
         executable: str | None = None,
         tracers: Iterable[Tracer] | None = None,
         always: bool = False,
+        root: Path | None = None,
     ) -> ExecTrace:
         """Prepare the trial's command: traced when ``entries`` is not empty, or ``always``.
 
@@ -100,6 +105,7 @@ class ExecTrace:
         :attr:`record` before the trace is closed.
         """
         trace = cls(entries, argv, env, executable)
+        trace._cwd, trace._root = cwd, root
         # A program that cannot start runs untraced: the spawn reports it as usual.
         if not (entries or always) or not startable(trace._command[0], env, cwd):
             return trace
@@ -175,6 +181,8 @@ class ExecTrace:
         complete = tracer.finish(workdir, result.pid)
         if result.start_error is not None:
             return result, TraceOutcome(method=tracer.name)
+        # A process the runner killed at the timeout did not run its file to its end.
+        self._killed = tracer.killed(workdir) if result.timed_out else frozenset()
         judged, outcome = self._judge(result, tracer.name, tracer.execs(workdir), complete)
         # Traced for the file trace only: nothing to report about must_exercise.
         return (judged, outcome) if self.entries else (judged, TraceOutcome())
@@ -186,6 +194,13 @@ class ExecTrace:
         failed: Exec | None = None
         later = 0
         missing = list(self.entries)
+        root = self._root or self._cwd
+        targets = {
+            entry: identity(found)
+            if (found := resolve_entry(entry, self._cwd, root, self.marker_env))
+            else None
+            for entry in missing
+        }
         for execution in execs:
             if execution.error is not None:
                 failed = failed or execution
@@ -194,7 +209,15 @@ class ExecTrace:
             else:
                 later += 1
                 if missing:
-                    missing = [entry for entry in missing if not runs(execution, entry)]
+                    missing = [
+                        entry
+                        for entry in missing
+                        if not (
+                            runs(execution, entry)
+                            and execution.pid not in self._killed
+                            and ran_target(execution, targets[entry], self._cwd)
+                        )
+                    ]
         if top is None and failed is not None and failed.error is not None:
             reason = failed.error.partition("(")[2].rstrip(")") or failed.error
             error = f"cannot start {self._command[0]!r}: {reason}"
@@ -210,7 +233,8 @@ class ExecTrace:
         caveat = "" if complete else "; the tracer had to be stopped, its record may be short"
         messages = [
             f"must_exercise entry {entry!r} was never executed: no exec after the command's own "
-            f"ran it as a program or script (traced with {method}, {later} later execs{caveat})"
+            f"ran that very file as a program or script, to its end "
+            f"(traced with {method}, {later} later execs{caveat})"
             for entry in missing
         ]
         return result, _outcome(method, later, codes.NOT_EXERCISED, messages)

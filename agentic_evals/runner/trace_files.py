@@ -22,18 +22,20 @@ judged by :mod:`agentic_evals.evidence.traced`.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import posixpath
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 
+from agentic_evals import codes
 from agentic_evals.commands.shell import simple_commands
 from agentic_evals.contract.models import Case
 from agentic_evals.contract.vocabulary import DEFAULT_CLASS, LIVE_CLASSES
 from agentic_evals.oracles.base import OracleContext
 from agentic_evals.oracles.paths import UnsafePathError, resolve_artifact
-from agentic_evals.reports.model import ArtifactWriter, FileTrace
+from agentic_evals.reports.model import ArtifactWriter, FileTrace, Problem
 from agentic_evals.runner.fanotify import FanotifyTrace, fanotify_problem
 from agentic_evals.runner.trace_record import TraceRecorder
 from agentic_evals.runner.trace_strace import FILE_EVENTS, StraceTracer
@@ -91,6 +93,22 @@ class FileTracing:
     def method(self) -> str:
         """``fanotify``, ``strace`` or ``unavailable``."""
         return self.recorder.method
+
+    @classmethod
+    def for_trial(
+        cls, case: Case, tree: Path, mode: str, artifact_root: Path, cwd: Path
+    ) -> FileTracing | None:
+        """Start tracing a trial of ``case`` when it is traced (:func:`traced_case`), else None.
+
+        ``tree`` is the skill tree (its view's path), ``artifact_root`` where
+        its artifacts resolve (a workspace's view is a mount of its own too).
+        """
+        if not traced_case(case):
+            return None
+        mounts = dict.fromkeys((tree, Path(os.path.realpath(artifact_root))))
+        tracing = cls.start(tree, mode, tuple(mounts))
+        tracing.cwd = Path(os.path.realpath(cwd))
+        return tracing
 
     @classmethod
     def start(cls, tree: Path, mode: str, mounts: Sequence[Path]) -> FileTracing:
@@ -248,3 +266,25 @@ def _existed(path: str, context: OracleContext) -> bool:
     if pre is None or not real.is_relative_to(boundary):
         return True
     return (pre.root / real.relative_to(boundary)).exists()
+
+
+@contextlib.contextmanager
+def stopping(tracing: FileTracing | None) -> Iterator[None]:
+    """Stop the file tracing once the trial's processes are gone, whatever happened."""
+    try:
+        yield
+    finally:
+        if tracing is not None:
+            tracing.stop()
+
+
+def untraced_problem(record: FileTrace | None) -> tuple[Problem, ...]:
+    """A live or real-world trial that nothing could trace is BLOCKED (``TRACE_UNAVAILABLE``)."""
+    if record is None or record.method != "unavailable":
+        return ()
+    message = (
+        f"no file tracer could trace this live or real-world trial ({record.reason}); "
+        "what it ran, opened and wrote is unknown, so it is blocked, not qualified on "
+        "the command's text"
+    )
+    return (Problem(code=codes.TRACE_UNAVAILABLE, message=message),)

@@ -67,7 +67,7 @@ def _flag_sets(events: str) -> tuple[tuple[str, ...], ...]:
     base: tuple[str, ...] = (
         "-DDD",
         "-f",
-        "-qq",
+        "-q",  # -qq would hide "+++ killed by" lines: a timeout kill must be seen
         "-e",
         f"trace={events}",
         "-e",
@@ -129,6 +129,28 @@ class StraceTracer:
     def execs(self, workdir: Path) -> Iterator[Exec]:
         """Every recorded exec, successful or not, in the order strace saw them."""
         return _records(workdir)
+
+    def killed(self, workdir: Path) -> frozenset[int]:
+        """The processes that ran and did not exit on their own (``+++ exited with N +++``).
+
+        A signal killed them, or the runner did at a timeout, strace with them
+        (its record then ends without their exit).
+        """
+        path = workdir / TRACE_FILE
+        if not path.exists():
+            return frozenset()
+        ran: set[int] = set()
+        exited: set[int] = set()
+        with path.open("r", encoding="latin-1", newline="\n") as lines:
+            for line in lines:
+                pid, _, rest = line.partition(" ")
+                if not pid.isdigit():
+                    continue
+                if " +++ exited with " in line:
+                    exited.add(int(pid))
+                elif rest.lstrip().startswith(("execve(", "execveat(", "<... execve")):
+                    ran.add(int(pid))
+        return frozenset(ran - exited)
 
 
 def _ready(events: str) -> tuple[str, tuple[str, ...]] | str:

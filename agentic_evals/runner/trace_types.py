@@ -53,3 +53,7 @@ class Tracer(Protocol):
     def execs(self, workdir: Path) -> Iterator[Exec]:
         """Every recorded exec, successful or not, in order."""
         ...
+
+    def killed(self, workdir: Path) -> frozenset[int]:
+        """The traced processes that a signal killed (the runner's, at a timeout)."""
+        ...

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -31,7 +30,7 @@ from agentic_evals.runner.plan import CasePlan, TrialSettings
 from agentic_evals.runner.process import ProcessResult, run_process
 from agentic_evals.runner.reaper import Identity
 from agentic_evals.runner.trace import ExecTrace, TraceOutcome
-from agentic_evals.runner.trace_files import FileTracing, traced_case
+from agentic_evals.runner.trace_files import FileTracing, stopping, untraced_problem
 
 EXCERPT_CHARS = 10_000
 
@@ -203,15 +202,11 @@ def _execute(
     env = trial_environment(case_env, {}, run_id=settings.run_id, case_name=case.name, trial=number)
     # The shared tree has no pre-trial state to read afterwards: judge its null trial now.
     null_before = null_trial_before(case, view.context)
-    tracing = None
-    if traced_case(case):
-        tree = Path(os.path.realpath(settings.layout.skill_tree))
-        mounts = dict.fromkeys((tree, Path(os.path.realpath(view.context.artifact_root))))
-        tracing = FileTracing.start(tree, view.mode, tuple(mounts))
-        tracing.cwd = Path(os.path.realpath(cwd))
+    tree = Path(os.path.realpath(settings.layout.skill_tree))
+    tracing = FileTracing.for_trial(case, tree, view.mode, view.context.artifact_root, cwd)
     strace = tracing.strace if tracing is not None else None
     with (
-        _stopping(tracing),
+        stopping(tracing),
         ExecTrace.start(
             case.must_exercise,
             case_argv,
@@ -220,6 +215,7 @@ def _execute(
             executable=plan.executable,
             tracers=None if strace is None else (strace,),
             always=strace is not None,
+            root=tree,
         ) as trace,
     ):
         argv, executable = frame.argv(trace.argv, trace.env, trace.executable)
@@ -258,7 +254,7 @@ def _execute(
     except BaseException:
         result.close()
         raise
-    return UnjudgedTrial(
+    trial = UnjudgedTrial(
         plan,
         number,
         result,
@@ -268,8 +264,8 @@ def _execute(
         frame.record,
         command=(case_argv, env),
         null_before=null_before,
-        file_trace=file_trace,
     )
+    return replace(trial, file_trace=file_trace)
 
 
 def _cwd_boundary(plan: CasePlan, settings: TrialSettings, copy: Path | None) -> Path:
@@ -278,28 +274,6 @@ def _cwd_boundary(plan: CasePlan, settings: TrialSettings, copy: Path | None) ->
     if name is not None:
         return Path(settings.layout.bindings(copy)[name])
     return copy if copy is not None else settings.layout.skill_tree
-
-
-@contextlib.contextmanager
-def _stopping(tracing: FileTracing | None) -> Iterator[None]:
-    """Stop the file tracing once the trial's processes are gone, whatever happened."""
-    try:
-        yield
-    finally:
-        if tracing is not None:
-            tracing.stop()
-
-
-def _untraced(record: FileTrace | None) -> tuple[Problem, ...]:
-    """A live or real-world trial that nothing could trace is BLOCKED (``TRACE_UNAVAILABLE``)."""
-    if record is None or record.method != "unavailable":
-        return ()
-    message = (
-        f"no file tracer could trace this live or real-world trial ({record.reason}); "
-        "what it ran, opened and wrote is unknown, so it is blocked, not qualified on "
-        "the command's text"
-    )
-    return (Problem(code=codes.TRACE_UNAVAILABLE, message=message),)
 
 
 def _roots(settings: TrialSettings, copy: Path | None) -> dict[str, Path]:
@@ -334,7 +308,7 @@ def _judge(trial: UnjudgedTrial, result: ProcessResult) -> TrialReport:
         null = sorted(null_trial(case, context, trial.null_before))
     extra = (*traced.problems, *trial.problems)
     if not any(p.code == codes.TRACE_UNAVAILABLE for p in extra):
-        extra = (*extra, *_untraced(trial.file_trace))
+        extra = (*extra, *untraced_problem(trial.file_trace))
     outcome, problems = trial_outcome(case, result, oracles, extra_problems=extra)
     return TrialReport(
         trial_id=f"{trial.plan.case_id}#{trial.number}",

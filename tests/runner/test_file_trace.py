@@ -13,7 +13,9 @@ from agentic_evals.reports.model import FileTrace, Report
 from agentic_evals.runner.fanotify import fanotify_problem
 from agentic_evals.runner.substance import substance
 from agentic_evals.runner.trace_files import TRACER_VAR, stub_location
+from agentic_evals.runner.trace_record import TraceRecorder
 from agentic_evals.runner.trace_strace import FILE_EVENTS, StraceTracer
+from agentic_evals.runner.trace_strace_files import absorb
 
 needs_fanotify = pytest.mark.skipif(
     fanotify_problem() is not None, reason=f"fanotify unavailable: {fanotify_problem()}"
@@ -235,3 +237,29 @@ def test_an_input_the_command_names_is_no_stub_unless_the_wrapper_reads_it(
     report = run(fixture(skill, cases, trials=1))
     assert _trace(report, "named").stub_opens == []
     assert _trace(report, "wrapper-reads").stub_opens == ["fixtures/stub.csv"]
+
+
+def test_the_strace_record_is_read_with_split_calls_forks_and_renames(tmp_path: Path) -> None:
+    tree = tmp_path / "skill"
+    (tree / "out").mkdir(parents=True)
+    (tree / "run.sh").write_text("#!/bin/bash\ncp a b\n")
+    (tree / "out" / "r.json").write_text("{}")
+    lines = [
+        '10 execve("/usr/bin/bash", ["bash", "run.sh"], 0x1 /* 3 vars */) = 0\n',
+        f'10 openat(AT_FDCWD<{tree}>, "run.sh", O_RDONLY <unfinished ...>\n',
+        '11 execve("/usr/bin/true", ["true"], 0x1 /* 3 vars */) = 0\n',
+        f"10 <... openat resumed>) = 3<{tree}/run.sh>\n",
+        "10 clone(child_stack=NULL, flags=SIGCHLD) = 12\n",
+        f'12 openat(AT_FDCWD<{tree}>, "out/.r", O_WRONLY|O_CREAT, 0666) = 3<{tree}/out/.r>\n',
+        '12 rename("out/.r", "out/r.json") = 0\n',
+    ]
+    recorder = TraceRecorder("strace")
+    absorb(lines, recorder, tree, tree)
+    assert [(run.pid, run.how, run.trivial) for run in recorder.runs] == [(10, "script", None)]
+    assert recorder.parents[12] == (10,)
+    assert [pid for _, pid in recorder.writers[f"{tree}/out/r.json"]] == [12]
+    roots = {10: recorder.runs[0].seq}
+    assert all(
+        recorder.by_entrypoint(seq, pid, roots)
+        for seq, pid in recorder.writers[f"{tree}/out/r.json"]
+    )

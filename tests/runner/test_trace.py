@@ -49,7 +49,7 @@ def skill(tmp_path: Path) -> Path:
     """A skill directory with an executable ``sub/tool.sh`` that prints a marker."""
     (tmp_path / "sub").mkdir()
     tool = tmp_path / TOOL
-    tool.write_text("#!/bin/bash\necho tool-ran\n")
+    tool.write_text('#!/bin/bash\nread -r marker <<< tool-ran\necho "$marker"\n')
     tool.chmod(0o755)
     return tmp_path
 
