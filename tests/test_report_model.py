@@ -40,11 +40,13 @@ def test_report_v2_case_and_trial_fields() -> None:
         "evidence_disqualifiers", "supports_claims", "seams", "test_source_sha256",
         "oracle_sha256", "passed_trials", "total_trials", "pass_rate", "trials", "expected",
         "must_exercise", "blocked_when_stdout_contains", "infra_blocked_when", "skill_files",
+        "claims_sampling",
     }  # fmt: skip
     assert aliases(TrialReport) == {
         "trial_id", "outcome", "problems", "exit_code", "term_signal", "timed_out",
         "duration_ms", "stdout", "stderr", "truncated", "stdout_stats", "stderr_stats",
-        "orphan_pids_after_teardown", "artifact_hashes", "trace_method", "traced_execs",
+        "orphan_pids_after_teardown", "artifact_hashes", "stdout_sha256", "trace_method",
+        "traced_execs",
         "workspace_changes", "workspace_path", "isolation", "reused", "reused_from",
     }  # fmt: skip
 
@@ -102,7 +104,8 @@ def test_report_v2_capability_readiness_and_qualification_fields() -> None:
         "evidence_required", "verdict", "per_class", "class_cases", "missing_evidence",
         "exempt_evidence", "ignored_exemptions", "unqualified_live_cases", "supporting_cases",
         "requires_requalification", "shared_live_cases", "required_representations",
-        "missing_representations", "value_representation_seam", "claim_sha256", "independence", "threats",
+        "missing_representations", "value_representation_seam", "claim_sha256", "independence",
+        "threats",
         "evidence",
     }  # fmt: skip
     assert aliases(ClaimEvidence) == {

@@ -11,6 +11,7 @@ it every byte, kept or not, so that the stream oracles see the whole stream.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import tempfile
 from typing import IO
@@ -50,10 +51,12 @@ class StreamSink:
         self._total = 0
         self._kept = 0
         self._watch = watch
+        self._digest = hashlib.sha256()
 
     def write(self, chunk: bytes) -> None:
         """Record ``chunk``; bytes past the cap are counted (and watched) and dropped."""
         self._total += len(chunk)
+        self._digest.update(chunk)
         if self._watch is not None:
             self._watch.feed(chunk)
         room = self._cap - self._kept
@@ -69,7 +72,9 @@ class StreamSink:
         """Return the captured content; the sink must not be written to afterwards."""
         if self._watch is not None:
             self._watch.finish()
-        return CapturedStream(self._file, self._total, self._kept, self._on_disk, self._watch)
+        stream = CapturedStream(self._file, self._total, self._kept, self._on_disk, self._watch)
+        stream.sha256 = self._digest.hexdigest()
+        return stream
 
     def discard(self) -> None:
         """Release the buffer without producing a result (used on error paths)."""
@@ -108,6 +113,8 @@ class CapturedStream:
         """Bytes retained (at most the stream cap)."""
         self.on_disk = on_disk
         """Whether the retained bytes were spooled to a temporary file."""
+        self.sha256: str | None = None
+        """sha256 of every byte written (kept or not); None when it was not computed."""
 
     @property
     def truncated(self) -> bool:
