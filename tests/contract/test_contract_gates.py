@@ -64,9 +64,7 @@ def test_optional_cases_do_not_satisfy_the_gate(
     base_doc["cases"][0]["required"] = False
     result = load(write_fixture, base_doc)
     assert codes(result) == [("AE-SLOP-NO-REAL-WORLD", "/cases")]
-    assert "no required case declares real_world: true" in message(
-        result, "AE-SLOP-NO-REAL-WORLD"
-    )
+    assert "no required case declares real_world: true" in message(result, "AE-SLOP-NO-REAL-WORLD")
 
 
 @pytest.mark.parametrize(
