@@ -227,3 +227,40 @@ def test_a_derived_figure_edited_is_rejected(
     paths = edited(shards, tmp_path, 1, edit)
     stderr = rejected(paths, tmp_path)
     assert f"{paths[0]}: /{key}: differs from what the report's own case records give" in stderr
+
+
+def _retitle_trial(report: Any) -> None:
+    report["cases"][0]["trials"][1]["trial_id"] = "counter::counts#7"
+
+
+def _recount(report: Any) -> None:
+    report["cases"][1].update(passed_trials=2, pass_rate=1.0)
+
+
+def _steady(report: Any) -> None:
+    report["cases"][0]["flaky"] = True
+
+
+def _admit_optional(report: Any) -> None:
+    report["capability_readiness"]["claims"][0]["evidence"][0]["ineligible"] = ["NOT_REQUIRED_CASE"]
+
+
+def _fewer_trials(report: Any) -> None:
+    report["trials_per_case"] = 1
+
+
+@pytest.mark.parametrize(
+    ("edit", "pointer"),
+    [
+        (_retitle_trial, "/cases/0/trials/1/trial_id: 'counter::counts#7'"),
+        (_recount, "/cases/1/passed_trials: 2, but its trials give(s) 0"),
+        (_steady, "/cases/0/flaky: True, but its trials give(s) False"),
+        (_admit_optional, "/capability_readiness/claims/0/evidence/0/ineligible: says"),
+        (_fewer_trials, "/cases/0/outcome: 'PASS', but its trials give(s) 'NOT_TESTED'"),
+    ],
+)
+def test_a_case_record_edited_is_rejected(
+    shards: Shards, tmp_path: Path, edit: Callable[[Any], None], pointer: str
+) -> None:
+    paths = edited(shards, tmp_path, 1, edit)
+    assert f"{paths[0]}: {pointer}" in rejected(paths, tmp_path)
