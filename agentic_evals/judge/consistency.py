@@ -31,7 +31,7 @@ from agentic_evals.judge.cases import tally
 from agentic_evals.judge.gate import derive, report_scope
 from agentic_evals.judge.provenance import canonical_json, sha256_bytes
 from agentic_evals.judge.shard import Shard, select
-from agentic_evals.reports.model import CaseReport, Report, TrialReport
+from agentic_evals.reports.model import CaseReport, FixtureCase, Report, TrialReport
 
 
 class ConsistencyError(ValueError):
@@ -201,3 +201,22 @@ def check_derived(report: Report) -> None:
             raise ConsistencyError(
                 f"/{key}", "differs from what the report's own case records give"
             )
+
+
+def check_fixture(report: Report, fixture_sha256: str, cases: list[FixtureCase]) -> None:
+    """``report`` names the fixture of ``fixture_sha256`` whose cases are ``cases``.
+
+    ``merge --fixture``: a report made up for another fixture is caught.
+    """
+    if report.fixture_sha256 != fixture_sha256:
+        raise _differs(
+            "/fixture_sha256", report.fixture_sha256, fixture_sha256, "the fixture's bytes"
+        )
+    listed = report.fixture_cases
+    if listed is None:
+        raise ConsistencyError("/fixture_cases", "missing: the report predates fixture_cases")
+    for index, (mine, theirs) in enumerate(zip(listed, cases, strict=False)):
+        if mine != theirs:
+            raise _differs(f"/fixture_cases/{index}", mine.name, theirs.name, "the fixture")
+    if len(listed) != len(cases):
+        raise _differs("/fixture_cases", len(listed), len(cases), "the fixture's cases")

@@ -264,3 +264,34 @@ def test_a_case_record_edited_is_rejected(
 ) -> None:
     paths = edited(shards, tmp_path, 1, edit)
     assert f"{paths[0]}: {pointer}" in rejected(paths, tmp_path)
+
+
+def test_merge_fixture_catches_a_report_made_up_for_another_fixture(
+    shards: Shards, tmp_path: Path
+) -> None:
+    fixture_path = Path(shards.full["source"])
+    output = tmp_path / "merged.json"
+    genuine = [str(path) for path in shards.shards]
+    result = invoke("merge", *genuine, "--fixture", str(fixture_path), "-o", str(output))
+    assert result.exit_code == 1, result.output  # the fixture's own shards: merged
+
+    # Shards made up for a fixture without the failing case "breaks".
+    forged = []
+    for k, path in enumerate(shards.shards, 1):
+        report = json.loads(path.read_text())
+        report["fixture_cases"] = [e for e in report["fixture_cases"] if e["name"] != "breaks"]
+        report["cases"] = [c for c in report["cases"] if c["name"] != "breaks"]
+        forged.append(tmp_path / f"forged-{k}.json")
+        forged[-1].write_text(json.dumps(report))
+    names = [str(path) for path in forged]
+    output.unlink()
+    result = invoke("merge", *names, "--fixture", str(fixture_path), "-o", str(output))
+    assert result.exit_code == 2 and not output.exists()
+    assert f"{names[0]}: /fixture_cases: 2, but the fixture's cases give(s) 3" in result.stderr
+
+    other = tmp_path / "other.json"
+    other.write_text(fixture_path.read_text() + "\n")
+    result = invoke("merge", *genuine, "--fixture", str(other), "-o", str(output))
+    assert result.exit_code == 2
+    assert f"{genuine[0]}: /fixture_sha256: " in result.stderr
+    assert f"not a report of {other}" in result.stderr
