@@ -185,6 +185,9 @@ NOT_ADMITTED: Final = "NOT_ADMITTED"
 TEST_SOURCE_CHANGED: Final = "TEST_SOURCE_CHANGED"
 ORACLE_CHANGED: Final = "ORACLE_CHANGED"
 CLAIM_CHANGED: Final = "CLAIM_CHANGED"
+
+# A case that claims fresh inputs per run whose trials were all byte-identical.
+SAMPLING_NOT_OBSERVED: Final = "SAMPLING_NOT_OBSERVED"
 SHARED_LIVE_CASE: Final = "SHARED_LIVE_CASE"
 
 # Why an exemption is ignored at run time.

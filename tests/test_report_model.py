@@ -40,14 +40,14 @@ def test_report_v2_case_and_trial_fields() -> None:
         "evidence_disqualifiers", "supports_claims", "seams", "test_source_sha256",
         "oracle_sha256", "passed_trials", "total_trials", "pass_rate", "trials", "expected",
         "must_exercise", "blocked_when_stdout_contains", "infra_blocked_when", "skill_files",
-        "real_world", "vacuous_checks", "weak", "reason_problem",
+        "real_world", "vacuous_checks", "weak", "reason_problem", "claims_sampling",
     }  # fmt: skip
     assert aliases(TrialReport) == {
         "trial_id", "outcome", "problems", "exit_code", "term_signal", "timed_out",
         "duration_ms", "stdout", "stderr", "truncated", "stdout_stats", "stderr_stats",
-        "orphan_pids_after_teardown", "artifact_hashes", "trace_method", "traced_execs",
-        "workspace_changes", "workspace_path", "isolation", "null_trial_failures", "file_trace",
-        "reused", "reused_from",
+        "orphan_pids_after_teardown", "artifact_hashes", "stdout_sha256", "trace_method",
+        "traced_execs", "workspace_changes", "workspace_path", "isolation", "null_trial_failures",
+        "file_trace", "reused", "reused_from",
     }  # fmt: skip
 
 

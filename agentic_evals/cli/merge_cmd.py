@@ -38,6 +38,12 @@ _CONFIGURABLE = ("output", "junit_xml", "html", "markdown", "color")
     help="Write the merged JSON report here ('-': stdout); required unless configured.",
 )
 @click.option("--report-only", is_flag=True, help="Exit 0 whatever the readiness.")
+@click.option(
+    "--fixture",
+    type=click.Path(path_type=Path),
+    help="Also check that every report names this fixture's bytes and cases (with their "
+    "hashes): a report made up for another fixture is rejected.",
+)
 @report_options
 @no_config_option
 @record_options
@@ -58,7 +64,7 @@ def merge(ctx: click.Context, /, reports: tuple[Path, ...], **flags: Any) -> Non
     outputs = ReportOutputs.of(options)
     check_outputs("merge", [path for _, path in outputs.files()], list(reports))
     try:
-        merged = merge_report_files(reports)
+        merged = merge_report_files(reports, flags["fixture"])
     except MergeError as error:
         refuse("merge", f"{error}; nothing was written")
     merged = merged.model_copy(update={"configuration": configuration})

@@ -82,7 +82,7 @@ def case_facts(
                 declared_class=facts.declared_class,
                 effective_class=facts.effective_class,
                 live=facts.effective_class in LIVE_CLASSES,
-                downgraded=facts.downgraded,
+                downgraded=facts.downgraded and facts.declared_class in LIVE_CLASSES,
                 oracles=oracles,
                 weak_reasons=tuple(weak_reasons(case, oracles)),
             )

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final, NamedTuple
 
 from agentic_evals import codes
+from agentic_evals.evidence.compliance import sampling_problem
 from agentic_evals.reports.model import (
     READINESS,
     CaseOutcome,
@@ -74,12 +75,22 @@ class CaseTally(NamedTuple):
 INTERRUPTED_MESSAGE: Final = "the run was interrupted before this case ended"
 
 
-def tally(trials: Sequence[TrialReport], trials_per_case: int) -> CaseTally:
-    """Reduce a case's trial records; fewer than ``trials_per_case`` means it was interrupted."""
+def tally(
+    trials: Sequence[TrialReport], trials_per_case: int, *, claims_sampling: bool = False
+) -> CaseTally:
+    """Reduce a case's trial records; fewer than ``trials_per_case`` means it was interrupted.
+
+    A case that ``claims_sampling`` whose trials all wrote the same bytes FAILs
+    (:func:`agentic_evals.evidence.compliance.sampling_problem`).
+    """
     problems = case_problems([t.problems for t in trials])
     # Every trial ran unless the run was interrupted during (or before) this case.
     if len(trials) == trials_per_case:
         outcome, flaky = case_outcome([t.outcome for t in trials])
+        unsampled = sampling_problem(trials) if claims_sampling else None
+        if unsampled is not None:
+            problems.append(unsampled)
+            outcome = "FAIL" if outcome == "PASS" else outcome
     else:
         outcome, flaky = NO_TRIALS, False
         problems.append(Problem(code=codes.INTERRUPTED, message=INTERRUPTED_MESSAGE))

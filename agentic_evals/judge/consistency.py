@@ -31,7 +31,7 @@ from agentic_evals.judge.cases import tally
 from agentic_evals.judge.gate import derive, report_scope
 from agentic_evals.judge.provenance import canonical_json, sha256_bytes
 from agentic_evals.judge.shard import Shard, select
-from agentic_evals.reports.model import CaseReport, Report, TrialReport
+from agentic_evals.reports.model import CaseReport, FixtureCase, Report, TrialReport
 
 
 class ConsistencyError(ValueError):
@@ -96,7 +96,7 @@ def check_case(report: Report, case: CaseReport, pointer: str) -> None:
                 "the case id and trial position",
             )
         check_trial(case, trial, f"{pointer}/trials/{number - 1}")
-    derived = tally(case.trials, report.trials_per_case)
+    derived = tally(case.trials, report.trials_per_case, claims_sampling=bool(case.claims_sampling))
     outcome = derived.outcome
     if outcome == "PASS" and any(p.code == codes.MISSING_SYSTEM_TEST for p in case.problems):
         outcome = "BLOCKED"  # --require-system-test: passing lower is not passing
@@ -201,3 +201,22 @@ def check_derived(report: Report) -> None:
             raise ConsistencyError(
                 f"/{key}", "differs from what the report's own case records give"
             )
+
+
+def check_fixture(report: Report, fixture_sha256: str, cases: list[FixtureCase]) -> None:
+    """``report`` names the fixture of ``fixture_sha256`` whose cases are ``cases``.
+
+    ``merge --fixture``: a report made up for another fixture is caught.
+    """
+    if report.fixture_sha256 != fixture_sha256:
+        raise _differs(
+            "/fixture_sha256", report.fixture_sha256, fixture_sha256, "the fixture's bytes"
+        )
+    listed = report.fixture_cases
+    if listed is None:
+        raise ConsistencyError("/fixture_cases", "missing: the report predates fixture_cases")
+    for index, (mine, theirs) in enumerate(zip(listed, cases, strict=False)):
+        if mine != theirs:
+            raise _differs(f"/fixture_cases/{index}", mine.name, theirs.name, "the fixture")
+    if len(listed) != len(cases):
+        raise _differs("/fixture_cases", len(listed), len(cases), "the fixture's cases")

@@ -17,12 +17,11 @@ Decisions:
   the gates skipped, decides nothing for the fixture, and several of them
   do not add up to a full run. A full run's report, given alone, merges into
   itself (re-derived).
-- Nothing is taken on trust. Reports are not signed, so merge checks
-  consistency, not authorship: every report must agree with itself
-  (:mod:`agentic_evals.judge.consistency`: outcomes, counts, claim evidence
-  and the gate re-derived from its trial records), and all must name the
-  same fixture bytes, cases and hashes, claims and shard total. Anything else
-  is rejected naming the report file and the JSON pointer.
+- Nothing is taken on trust (reports are not signed: merge checks
+  consistency, not authorship): each report must agree with itself
+  (:mod:`agentic_evals.judge.consistency`), all must name the same fixture
+  bytes, cases, claims and shard total, and with ``--fixture`` that
+  fixture's. Anything else is rejected naming the file and JSON pointer.
 - ``run_id`` is new: the merge is a new report. The shards' run ids (the
   ``AGENTIC_EVALS_RUN_ID`` their trials saw) are not kept; keep the shard
   reports as CI artifacts to trace a trial back to its job.
@@ -45,20 +44,24 @@ from pydantic import ValidationError
 from agentic_evals import clock
 from agentic_evals.documents.bounded import BoundError, first_problem, parse_int, read_regular
 from agentic_evals.judge.capability import merged_bases
-from agentic_evals.judge.consistency import ConsistencyError, check_report
 from agentic_evals.judge.gate import Scope, derive
 from agentic_evals.judge.isolation import merge_summaries
+from agentic_evals.judge.merge_checks import (
+    MergeError,
+    check_against_fixture,
+    check_one,
+    claim_declarations,
+)
 from agentic_evals.judge.shard import Shard, fixture_position, shard_size
 from agentic_evals.judge.tiers import merge_qualification
 from agentic_evals.limits import MAX_REPORT_BYTES, MAX_REPORT_DEPTH
-from agentic_evals.reports.model import REPORT_SCHEMA, CaseReport, ClaimDeclaration, Report
+from agentic_evals.reports.model import REPORT_SCHEMA, CaseReport, Report
+
+__all__ = ["MergeError", "ReportFile", "merge_report_files", "merge_reports", "read_report",
+           "report_from_bytes"]  # fmt: skip
 
 _REPORT_FAMILY: Final = REPORT_SCHEMA.rpartition(".")[0] + "."
 """What every version's ``schema`` starts with: ``agentic_evals.report.``."""
-
-
-class MergeError(ValueError):
-    """The reports cannot be merged; the message names the problem and the file."""
 
 
 class ReportFile(NamedTuple):
@@ -129,9 +132,15 @@ def report_from_bytes(path: Path, data: bytes) -> ReportFile:
     return ReportFile(path, report)
 
 
-def merge_report_files(paths: Sequence[Path]) -> Report:
-    """Read the reports at ``paths`` and merge them (see :func:`merge_reports`)."""
-    return merge_reports([read_report(path) for path in paths])
+def merge_report_files(paths: Sequence[Path], fixture: Path | None = None) -> Report:
+    """Read the reports at ``paths`` and merge them (see :func:`merge_reports`).
+
+    With ``fixture``, every report must also name that fixture's bytes and cases.
+    """
+    files = [read_report(path) for path in paths]
+    if fixture is not None:
+        check_against_fixture(files, fixture)
+    return merge_reports(files)
 
 
 def merge_reports(files: Sequence[ReportFile]) -> Report:
@@ -145,7 +154,7 @@ def merge_reports(files: Sequence[ReportFile]) -> Report:
     if not files:
         raise MergeError("no reports to merge")
     for file in files:
-        _check_one(file)
+        check_one(file)
     _check_compatible(files)
     if _shard(files[0]) is not None:
         files = sorted(files, key=lambda file: _index(file))
@@ -169,34 +178,6 @@ def _total(file: ReportFile) -> str:
     return "none (not a shard report)" if shard is None else str(shard.total)
 
 
-def _check_one(file: ReportFile) -> None:
-    """A report merge can take: not focused, and consistent with itself."""
-    if file.report.focused_cases is not None:
-        raise MergeError(
-            f"{file.path}: /focused_cases: a focused run (--case) cannot be merged: it ran a "
-            "selection with the gates skipped; run the whole fixture, or every shard"
-        )
-    try:
-        check_report(file.report)
-    except ConsistencyError as error:
-        raise MergeError(f"{file.path}: {error}: the report is inconsistent") from None
-
-
-def _claims(report: Report) -> object:
-    """What a report's claims declare (and the exemptions as judged), not what they found."""
-    block = report.capability_readiness
-    if block is None:
-        return None
-    return [
-        (
-            {name: getattr(claim, name) for name in ClaimDeclaration.model_fields},
-            claim.exempt_evidence,
-            claim.ignored_exemptions,
-        )
-        for claim in block.claims
-    ]
-
-
 def _check_compatible(files: Sequence[ReportFile]) -> None:
     """All reports come from one fixture (bytes, cases, claims), skill and shard total."""
     first = files[0]
@@ -215,7 +196,11 @@ def _check_compatible(files: Sequence[ReportFile]) -> None:
                 )
         for what, theirs_, mine_ in (
             ("/fixture_cases", first.report.fixture_cases, file.report.fixture_cases),
-            ("/capability_readiness/claims", _claims(first.report), _claims(file.report)),
+            (
+                "/capability_readiness/claims",
+                claim_declarations(first.report),
+                claim_declarations(file.report),
+            ),
         ):
             if mine_ != theirs_:
                 raise MergeError(

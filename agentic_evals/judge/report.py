@@ -11,6 +11,7 @@ from agentic_evals.commands.skill_files import SkillFiles
 from agentic_evals.contract.layout import layout_for
 from agentic_evals.contract.models import Fixture
 from agentic_evals.contract.vocabulary import DEFAULT_RUN_TIER, QualificationTier
+from agentic_evals.evidence.compliance import claims_fresh_inputs
 from agentic_evals.evidence.facts import CaseEvidence, evidence_table, traced_evidence
 from agentic_evals.evidence.observed import observe, vacuous_pointers
 from agentic_evals.judge.capability import run_bases
@@ -95,8 +96,9 @@ def case_report(
     ``must_exercise``) and the skill files its command runs, for ``compare``.
     """
     trials = list(run.trials)
-    counted = tally(trials, fixture.trials)
     case = run.case
+    sampled = claims_fresh_inputs(fixture, case, facts.analysis)
+    counted = tally(trials, fixture.trials, claims_sampling=sampled)
     hashes = case_hashes(run.raw, facts, files)
     return CaseReport(
         case_id=run.case_id(fixture),
@@ -128,6 +130,7 @@ def case_report(
         vacuous_checks=vacuous_pointers(facts, run.index),
         weak=facts.weak,
         reason_problem=facts.reason_problem,
+        claims_sampling=sampled,
     )
 
 

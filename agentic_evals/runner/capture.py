@@ -11,6 +11,7 @@ it every byte, kept or not, so that the stream oracles see the whole stream.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import tempfile
 from typing import IO
@@ -51,10 +52,12 @@ class StreamSink:
         self._kept = 0
         self._watch = watch
         self._problem: str | None = None
+        self._digest = hashlib.sha256()
 
     def write(self, chunk: bytes) -> None:
         """Record ``chunk``; bytes past the cap are counted (and watched) and dropped."""
         self._total += len(chunk)
+        self._digest.update(chunk)
         if self._watch is not None:
             self._watch.feed(chunk)
         room = self._cap - self._kept
@@ -78,6 +81,7 @@ class StreamSink:
             self._watch.finish()
         captured = CapturedStream(self._file, self._total, self._kept, self._on_disk, self._watch)
         captured.problem = self._problem
+        captured.sha256 = self._digest.hexdigest()
         return captured
 
     def discard(self) -> None:
@@ -123,6 +127,8 @@ class CapturedStream:
         """Whether the retained bytes were spooled to a temporary file."""
         self.problem: str | None = None
         """Why fewer bytes than the cap were kept (a full TMPDIR), if they were."""
+        self.sha256: str | None = None
+        """sha256 of every byte written (kept or not); None when it was not computed."""
 
     @property
     def truncated(self) -> bool:

@@ -322,6 +322,7 @@ def _judge(trial: UnjudgedTrial, result: ProcessResult) -> TrialReport:
         stderr=redactor.redact(result.stderr.excerpt(EXCERPT_CHARS)),
         truncated=result.stdout.truncated or result.stderr.truncated,
         stdout_stats=_stats(result.stdout),
+        stdout_sha256=result.stdout.sha256,
         stderr_stats=_stats(result.stderr),
         orphan_pids_after_teardown=list(result.orphan_pids),
         artifact_hashes=dict(oracles.artifact_hashes) if oracles else {},

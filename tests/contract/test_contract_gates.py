@@ -52,10 +52,25 @@ def test_all_positive_is_self_serving(
     assert codes(load(write_fixture, base_doc)) == []
 
 
+def test_optional_cases_do_not_satisfy_the_gate(
+    write_fixture: WriteFixture, base_doc: dict[str, Any]
+) -> None:
+    # Optional only to escape the gate: it may fail while the run is READY, so it proves nothing.
+    base_doc["cases"][1]["required"] = False
+    result = load(write_fixture, base_doc)
+    assert codes(result) == [("AE-SLOP-NO-NEGATIVE", "/cases")]
+    assert "(1 optional one(s) prove nothing)" in message(result, "AE-SLOP-NO-NEGATIVE")
+    base_doc["cases"][1]["required"] = True
+    base_doc["cases"][0]["required"] = False
+    result = load(write_fixture, base_doc)
+    assert codes(result) == [("AE-SLOP-NO-REAL-WORLD", "/cases")]
+    assert "no required case declares real_world: true" in message(result, "AE-SLOP-NO-REAL-WORLD")
+
+
 @pytest.mark.parametrize(
     ("change", "why"),
     [
-        ({"real_world": False}, "no case declares real_world: true"),
+        ({"real_world": False}, "no required case declares real_world: true"),
         ({"mocked": True}, "is mocked"),
         ({"uses_stub": True}, "uses stubs"),
         ({"command": ["bash", "../run.sh", "fixtures/sample.json"]}, "stub inputs"),
@@ -213,7 +228,12 @@ def test_compliance_needs_a_strict_hostile_majority(
     doc["cases"].append(doc["cases"][1] | {"name": "another", "type": "adversarial"})
     assert codes(load(write_fixture, doc)) == [("AE-COMP-MAJORITY", "/cases")]  # 2 of 4: half
     doc["cases"][2]["type"] = "negative"
+    # Cases 1 and 3 run one command: copies count once, so 2 distinct of 4 are no majority.
+    assert codes(load(write_fixture, doc)) == [("AE-COMP-MAJORITY", "/cases")]
+    doc["cases"][3]["command"] = [*doc["cases"][1]["command"], "--other"]
     assert codes(load(write_fixture, doc)) == []
+    doc["cases"][3]["required"] = False  # an optional case makes no majority either
+    assert codes(load(write_fixture, doc)) == [("AE-COMP-MAJORITY", "/cases")]
 
 
 @pytest.mark.parametrize(

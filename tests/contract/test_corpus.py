@@ -131,7 +131,7 @@ def test_scaffold_is_rejected_for_no_negative_and_no_real_world() -> None:
         ("AE-SLOP-NO-NEGATIVE", "/cases"),
         ("AE-SLOP-NO-REAL-WORLD", "/cases"),
     ]
-    assert "no case declares real_world: true" in result.errors[1].message
+    assert "no required case declares real_world: true" in result.errors[1].message
 
 
 @pytest.mark.parametrize("name", ["blocked_live.json", "live_proven.json"])

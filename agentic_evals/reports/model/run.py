@@ -86,6 +86,9 @@ class TrialReport(OutputModel):
     """Descendants still alive after the command ended; they were killed."""
     artifact_hashes: dict[str, str]
     """sha256 of every existing artifact the oracles looked at."""
+    stdout_sha256: str | None = None
+    """sha256 of everything the trial wrote to stdout (kept or not): with ``artifact_hashes``,
+    what shows whether a case that claims fresh inputs saw any; null when not recorded."""
     trace_method: str | None = None
     """How execs were traced for ``must_exercise`` (``strace`` or ``unavailable``); null
     when the case declares none."""
@@ -175,6 +178,10 @@ class CaseReport(OutputModel):
     """Declared markers that make a trial BLOCKED."""
     infra_blocked_when: list[str] | None = None
     """Declared markers that make a failing trial INFRA_BLOCKED."""
+    claims_sampling: bool | None = None
+    """The case claims fresh inputs per run (compliance-tier sampling, or ``property_or_fuzz``):
+    trials whose stdout and artifacts are all byte-identical fail it
+    (``SAMPLING_NOT_OBSERVED``); null in reports that predate it."""
     skill_files: dict[str, str] | None = None
     """Skill-relative path to ``sha256:<hex>`` of each skill-tree file the command runs (its
     entrypoints, as the structural reading of the command resolves them)."""

@@ -147,3 +147,14 @@ def test_a_misspelled_oracle_is_a_load_error_not_a_warning(tmp_path: Path) -> No
     (skill / "fixtures" / "agentic_eval.json").write_text(json.dumps(document))
     result = invoke("run", str(skill / "fixtures" / "agentic_eval.json"))
     assert result.exit_code == 0 and "/cases/2/note AE-SCHEMA-UNKNOWN warning" in result.stderr
+
+
+def test_a_shard_with_a_failing_required_case_exits_1(tmp_path: Path) -> None:
+    broken = case("broken", command=["bash", "../run.sh", "--bad"], expected={"exit_code": 0})
+    document = fixture([COUNTS, REFUSES, broken], skill="counter")
+    skill = make_skill(tmp_path / "counter", files={"run.sh": RUN_SH}, fixture=document)
+    path = str(skill / "fixtures" / "agentic_eval.json")
+    result, report = run(path, "--shard", "1/2", tmp_path=tmp_path)  # counts and broken
+    assert report["case_readiness"] != "READY" and report["readiness"] != "READY"
+    assert result.exit_code == 1
+    assert invoke("run", path, "--shard", "2/2").exit_code == 0  # refuses alone: its cases pass

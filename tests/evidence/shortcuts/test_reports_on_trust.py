@@ -227,3 +227,71 @@ def test_a_derived_figure_edited_is_rejected(
     paths = edited(shards, tmp_path, 1, edit)
     stderr = rejected(paths, tmp_path)
     assert f"{paths[0]}: /{key}: differs from what the report's own case records give" in stderr
+
+
+def _retitle_trial(report: Any) -> None:
+    report["cases"][0]["trials"][1]["trial_id"] = "counter::counts#7"
+
+
+def _recount(report: Any) -> None:
+    report["cases"][1].update(passed_trials=2, pass_rate=1.0)
+
+
+def _steady(report: Any) -> None:
+    report["cases"][0]["flaky"] = True
+
+
+def _admit_optional(report: Any) -> None:
+    report["capability_readiness"]["claims"][0]["evidence"][0]["ineligible"] = ["NOT_REQUIRED_CASE"]
+
+
+def _fewer_trials(report: Any) -> None:
+    report["trials_per_case"] = 1
+
+
+@pytest.mark.parametrize(
+    ("edit", "pointer"),
+    [
+        (_retitle_trial, "/cases/0/trials/1/trial_id: 'counter::counts#7'"),
+        (_recount, "/cases/1/passed_trials: 2, but its trials give(s) 0"),
+        (_steady, "/cases/0/flaky: True, but its trials give(s) False"),
+        (_admit_optional, "/capability_readiness/claims/0/evidence/0/ineligible: says"),
+        (_fewer_trials, "/cases/0/outcome: 'PASS', but its trials give(s) 'NOT_TESTED'"),
+    ],
+)
+def test_a_case_record_edited_is_rejected(
+    shards: Shards, tmp_path: Path, edit: Callable[[Any], None], pointer: str
+) -> None:
+    paths = edited(shards, tmp_path, 1, edit)
+    assert f"{paths[0]}: {pointer}" in rejected(paths, tmp_path)
+
+
+def test_merge_fixture_catches_a_report_made_up_for_another_fixture(
+    shards: Shards, tmp_path: Path
+) -> None:
+    fixture_path = Path(shards.full["source"])
+    output = tmp_path / "merged.json"
+    genuine = [str(path) for path in shards.shards]
+    result = invoke("merge", *genuine, "--fixture", str(fixture_path), "-o", str(output))
+    assert result.exit_code == 1, result.output  # the fixture's own shards: merged
+
+    # Shards made up for a fixture without the failing case "breaks".
+    forged = []
+    for k, path in enumerate(shards.shards, 1):
+        report = json.loads(path.read_text())
+        report["fixture_cases"] = [e for e in report["fixture_cases"] if e["name"] != "breaks"]
+        report["cases"] = [c for c in report["cases"] if c["name"] != "breaks"]
+        forged.append(tmp_path / f"forged-{k}.json")
+        forged[-1].write_text(json.dumps(report))
+    names = [str(path) for path in forged]
+    output.unlink()
+    result = invoke("merge", *names, "--fixture", str(fixture_path), "-o", str(output))
+    assert result.exit_code == 2 and not output.exists()
+    assert f"{names[0]}: /fixture_cases: 2, but the fixture's cases give(s) 3" in result.stderr
+
+    other = tmp_path / "other.json"
+    other.write_text(fixture_path.read_text() + "\n")
+    result = invoke("merge", *genuine, "--fixture", str(other), "-o", str(output))
+    assert result.exit_code == 2
+    assert f"{genuine[0]}: /fixture_sha256: " in result.stderr
+    assert f"not a report of {other}" in result.stderr
