@@ -105,7 +105,7 @@ def scaffold_cases(skill_dir: Path, base: Path) -> list[dict[str, Any]]:
 
 
 # Front matter at the top (a code fence may wrap the document), closed again.
-_FRONT_MATTER = r"\A(?:`{3,}[\w-]*\r?\n)?---\r?\n(?:.*\r?\n)*?---[ \t]*(?:\r?\n|\Z)"
+_FRONT_MATTER = r"\A(?:`{3,}[\w-]*\r?\n)?---\r?\n(?:.*\r?\n)*?---[ \t]*(?:\r?\n|\z)"
 
 
 def _static_case(skill_dir: Path, fixture_dir: Path) -> dict[str, Any]:
