@@ -37,7 +37,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Final, NamedTuple
+from typing import Final
 
 from pydantic import ValidationError
 
@@ -48,6 +48,7 @@ from agentic_evals.judge.gate import Scope, derive
 from agentic_evals.judge.isolation import merge_summaries
 from agentic_evals.judge.merge_checks import (
     MergeError,
+    ReportFile,
     check_against_fixture,
     check_one,
     claim_declarations,
@@ -62,13 +63,6 @@ __all__ = ["MergeError", "ReportFile", "merge_report_files", "merge_reports", "r
 
 _REPORT_FAMILY: Final = REPORT_SCHEMA.rpartition(".")[0] + "."
 """What every version's ``schema`` starts with: ``agentic_evals.report.``."""
-
-
-class ReportFile(NamedTuple):
-    """A report and the file it was read from."""
-
-    path: Path
-    report: Report
 
 
 def read_report(path: Path) -> ReportFile:

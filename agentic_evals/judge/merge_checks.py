@@ -9,17 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import NamedTuple
 
 from agentic_evals.judge.consistency import ConsistencyError, check_fixture, check_report
 from agentic_evals.reports.model import ClaimDeclaration, Report
 
-if TYPE_CHECKING:
-    from agentic_evals.judge.merge import ReportFile
-
 
 class MergeError(ValueError):
     """The reports cannot be merged; the message names the problem and the file."""
+
+
+class ReportFile(NamedTuple):
+    """A report and the file it was read from."""
+
+    path: Path
+    report: Report
 
 
 def check_one(file: ReportFile) -> None:
