@@ -113,14 +113,26 @@ def test_a_negative_case_that_shows_no_reason_leaves_the_run_usable_with_gaps(
 def test_a_skill_without_claims_whose_cases_check_exit_codes_only_is_not_ready(
     tmp_path: Path,
 ) -> None:
-    # The gate lets it run (its real-world case reads an artifact back), but the only
-    # real-world positive is optional and the negative checks its exit code only.
+    # The gate lets it run: its required real-world case, adversarial, reaches run.sh and
+    # checks its output. But the only real-world positive is optional, the negative checks its
+    # exit code only and the adversarial case a generic marker ("bad"): no reason shown.
     optional = {**POSITIVE, "required": False}
     exits = case("n", "negative", ["bash", "run.sh", "--bad"], {"exit_code": 2})
-    result, report = run(tmp_path, [optional, exits])
+    marker = case(
+        "a",
+        "adversarial",
+        ["bash", "run.sh", "--bad"],
+        {"exit_code": 2, "stderr_contains": ["bad"]},
+        real_world=True,
+        evidence_class="deterministic",
+    )
+    result, report = run(tmp_path, [optional, exits, marker])
     (none,) = [f for f in report["evidence_findings"] if f["code"] == "AE-EVID-NONE"]
     assert "a required real_world positive case" in none["message"]
+    assert "(there is none)" in none["message"]  # the optional one does not count
     assert "shows its reason" in none["message"]
+    assert "('n' no check on its output" in none["message"]
+    assert "; 'a' no check on its output" in none["message"]
     assert report["readiness"] == "USABLE_WITH_GAPS" and result.exit_code == 1
     line = next(x for x in result.output.splitlines() if x.startswith("  evidence: n:"))
     assert "NO_FAILING_ORACLE" in line

@@ -13,18 +13,21 @@ from agentic_evals import codes
 
 PROSE = {"stdout_contains": ["deployed to production"]}
 TRUE = shutil.which("true") or "/bin/true"
+SAYS = "echo 'deployed to production'"
+"""The case prints the prose itself after the program: its check fails on the null trial, so the
+load-time gate lets it run and only the trace can tell that the program did nothing."""
 
 
 @pytest.mark.parametrize(
     ("content", "command"),
     [
-        ("exit 0\n", ["bash", "../run.sh"]),
+        ("exit 0\n", ["bash", "-c", f"bash ../run.sh && {SAYS}"]),
         (
             "#!/bin/sh\n# the real work is elsewhere\necho 'deployed to production'\n",
             ["bash", "../run.sh"],
         ),
-        ("", ["bash", "../run.sh"]),
-        ("#!/bin/true\npython3 deploy.py\n", ["../run.sh"]),
+        ("", ["bash", "-c", f"bash ../run.sh && {SAYS}"]),
+        ("#!/bin/true\npython3 deploy.py\n", ["bash", "-c", f"../run.sh && {SAYS}"]),
         ("print('deployed to production')\n", ["python3", "../run.py"]),
     ],
     ids=["exit-0", "echoes-the-prose", "empty-file", "true-shebang", "python-print"],
@@ -33,8 +36,7 @@ def test_a_program_that_does_nothing_is_not_live(
     tmp_path: Path, content: str, command: list[str]
 ) -> None:
     name = "run.py" if command[0] == "python3" else "run.sh"
-    expected = PROSE if "echo" in content or "print" in content else {}
-    report = run_skill(tmp_path, {name: content}, live_case(command, expected, readback=True))
+    report = run_skill(tmp_path, {name: content}, live_case(command, PROSE, readback=True))
     case = live(report)
     assert case.outcome == "PASS"
     assert codes.LIVE_NO_ENTRYPOINT in case.evidence_disqualifiers
@@ -57,7 +59,8 @@ def test_a_copy_of_true_in_the_tree_is_a_no_op(tmp_path: Path) -> None:
     skill = tmp_path / "demo"
     skill.mkdir()
     shutil.copy(TRUE, skill / "run")
-    report = run_skill(tmp_path, {}, live_case(["../run"], {}, readback=True))
+    command = ["bash", "-c", f"../run && {SAYS}"]
+    report = run_skill(tmp_path, {}, live_case(command, PROSE, readback=True))
     case = live(report)
     assert codes.LIVE_NO_ENTRYPOINT in case.evidence_disqualifiers
     trace = case.trials[0].file_trace

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from shortcut_helpers import live, live_case, run_skill
+from shortcut_helpers import READ_BACK, live, live_case, run_skill
 
 from agentic_evals import codes
 
@@ -32,8 +32,13 @@ def test_a_receipt_written_before_the_program_is_no_readback_either(tmp_path: Pa
 
 def test_a_committed_receipt_nothing_writes_is_no_readback(tmp_path: Path) -> None:
     files = {"works.sh": WORKS, "fixtures/out/r.json": {"ok": True}}
-    report = run_skill(tmp_path, files, live_case(["bash", "../works.sh"]))
+    # The program's own line makes the case more than its receipt, so the load-time gate lets
+    # it run; the receipt passes on the null trial and the trace sees that nothing wrote it.
+    expected = {**READ_BACK, "stdout_contains": ["deployed"]}
+    report = run_skill(tmp_path, files, live_case(["bash", "../works.sh"], expected))
     case = live(report)
+    assert case.outcome == "PASS" and not case.weak
+    assert case.vacuous_checks == ["/cases/0/expected/artifacts/0"]
     assert codes.LIVE_NO_READBACK in case.evidence_disqualifiers
     trace = case.trials[0].file_trace
     assert trace is not None and trace.artifacts == {"out/r.json": "untouched"}

@@ -32,7 +32,7 @@ REFUSES = case(
     "refuses",
     "negative",
     ["bash", "../run.sh", "--bad"],
-    {"exit_code": 2, "stderr_contains": ["bad"]},
+    {"exit_code": 2, "stderr_contains": ["bad flag: --bad"]},  # its reason, no generic marker
 )
 EXTRA = case("counts-again", command=["bash", "../run.sh"], expected={"exit_code": 0})
 
