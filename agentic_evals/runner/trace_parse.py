@@ -16,7 +16,6 @@ from collections.abc import Iterable, Iterator
 
 from agentic_evals.runner.trace_types import Exec
 
-_CALL = re.compile(r"(\d+) +(?:(execve|execveat)\(|<\.\.\. (execve|execveat) resumed>)(.*)\Z", re.S)
 _UNFINISHED = " <unfinished ...>"
 _STRING = re.compile(r'"((?:[^"\\]|\\.)*)"(\.\.\.)?', re.S)
 _ESCAPE = re.compile(r"\\([0-7]{1,3}|x[0-9a-fA-F]{1,2}|.)", re.S)
@@ -24,25 +23,34 @@ _RESULT = re.compile(r"\)\s+=\s+(-?\d+|\?)\s*(.*)\Z", re.S)
 _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "v": "\v", "f": "\f", "a": "\a", "b": "\b"}
 
 
-def parse_strace(lines: Iterable[str]) -> Iterator[Exec]:
-    """Yield every exec call recorded in ``lines``, in order of completion."""
+def strace_calls(lines: Iterable[str], names: str) -> Iterator[tuple[int, str, str]]:
+    """Yield ``(pid, call, text)`` for every call of ``names`` (a regex alternation) in ``lines``.
+
+    ``text`` is what follows the opening parenthesis, in order of completion:
+    a call split by another process's (``<unfinished ...>``, then ``<... call
+    resumed>``) is joined first; a resumption without its beginning is skipped.
+    """
+    pattern = re.compile(rf"(\d+) +(?:({names})\(|<\.\.\. ({names}) resumed>)(.*)\Z", re.S)
     pending: dict[int, tuple[str, str]] = {}
     for line in lines:
-        match = _CALL.match(line.rstrip("\n"))
+        match = pattern.match(line.rstrip("\n"))
         if match is None:
             continue
         pid, rest = int(match[1]), match[4]
         if match[2] is not None:
-            name = match[2]
             if rest.endswith(_UNFINISHED):
-                pending[pid] = (name, rest[: -len(_UNFINISHED)])
+                pending[pid] = (match[2], rest[: -len(_UNFINISHED)])
                 continue
-            text = rest
+            yield pid, match[2], rest
         else:
             begun = pending.pop(pid, None)
-            if begun is None:
-                continue
-            name, text = begun[0], begun[1] + rest
+            if begun is not None:
+                yield pid, begun[0], begun[1] + rest
+
+
+def parse_strace(lines: Iterable[str]) -> Iterator[Exec]:
+    """Yield every exec call recorded in ``lines``, in order of completion."""
+    for pid, name, text in strace_calls(lines, "execve|execveat"):
         found = _call(pid, name, text)
         if found is not None:
             yield found

@@ -32,11 +32,9 @@ from pathlib import Path
 
 from agentic_evals.runner.substance import READ_BYTES, substance
 from agentic_evals.runner.trace_match import no_run_option, script_of
-from agentic_evals.runner.trace_parse import exec_call
+from agentic_evals.runner.trace_parse import exec_call, strace_calls
 from agentic_evals.runner.trace_record import FileRun, TraceRecorder
 
-_LINE = re.compile(r"(\d+) +(?:([a-z0-9_]+)\(|<\.\.\. ([a-z0-9_]+) resumed>)(.*)\Z", re.S)
-_UNFINISHED = " <unfinished ...>"
 _FD_PATH = re.compile(r"\)\s+=\s+\d+<(.*)>\s*\Z", re.S)
 _CHILD = re.compile(r"\)\s+=\s+(\d+)\s*\Z")
 _WRITE_FLAGS = re.compile(r"\bO_(?:WRONLY|RDWR|CREAT|TRUNC|APPEND)\b")
@@ -52,25 +50,10 @@ def _unescape(text: str) -> str:
 
 def absorb(lines: Iterable[str], recorder: TraceRecorder, cwd: Path, tree: Path) -> None:
     """Fill ``recorder`` from strace's record ``lines`` of a trial run in ``cwd``."""
-    pending: dict[int, tuple[str, str]] = {}
     programs: dict[int, tuple[str, tuple[str, ...]]] = {}
     verdicts: dict[str, str | None] = {}
-    for line in lines:
-        match = _LINE.match(line.rstrip("\n"))
-        if match is None:
-            continue
+    for pid, name, rest in strace_calls(lines, "[a-z0-9_]+"):
         recorder.seq += 1
-        pid, rest = int(match[1]), match[4]
-        if match[2] is not None:
-            name = match[2]
-            if rest.endswith(_UNFINISHED):
-                pending[pid] = (name, rest[: -len(_UNFINISHED)])
-                continue
-        else:
-            begun = pending.pop(pid, None)
-            if begun is None:
-                continue
-            name, rest = begun[0], begun[1] + rest
         if name in _FORKS:
             child = _CHILD.search(rest)
             if child is not None:
