@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -263,3 +264,29 @@ def test_the_strace_record_is_read_with_split_calls_forks_and_renames(tmp_path: 
         recorder.by_entrypoint(seq, pid, roots)
         for seq, pid in recorder.writers[f"{tree}/out/r.json"]
     )
+
+
+@pytest.mark.parametrize("tracer", TRACERS[:1])
+def test_groups_waiting_to_be_closed_hold_up_no_later_trial(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tracer: str
+) -> None:
+    """Groups are closed in the background; until then they must see (and block) nothing."""
+    from agentic_evals.runner import fanotify
+
+    waiting: list[int] = []
+
+    class Held:
+        def submit(self, function: object, fd: int) -> None:
+            waiting.append(fd)  # closed only when the run is over
+
+    monkeypatch.setattr(fanotify, "_CLOSERS", Held())
+    monkeypatch.setenv(TRACER_VAR, tracer)
+    skill = _skill(tmp_path)
+    try:
+        report = run(fixture(skill, [case("real", "bash run.sh", real_world=True, cwd=".")]))
+    finally:
+        for fd in waiting:
+            os.close(fd)
+    trials = report.cases[0].trials
+    assert len(waiting) == len(trials) >= 2
+    assert all(t.file_trace is not None and t.file_trace.entrypoints == ["run.sh"] for t in trials)
