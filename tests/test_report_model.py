@@ -41,6 +41,7 @@ def test_report_v2_case_and_trial_fields() -> None:
         "oracle_sha256", "passed_trials", "total_trials", "pass_rate", "trials", "expected",
         "must_exercise", "blocked_when_stdout_contains", "infra_blocked_when", "skill_files",
         "real_world", "vacuous_checks", "weak", "reason_problem", "claims_sampling",
+        "live_path_problem",
     }  # fmt: skip
     assert aliases(TrialReport) == {
         "trial_id", "outcome", "problems", "exit_code", "term_signal", "timed_out",

@@ -268,7 +268,7 @@ def with_blockers(facts: CaseEvidence, extra: Iterable[Disqualifier]) -> CaseEvi
 
 def traced_evidence(facts: CaseEvidence, trials: Iterable[TrialReport]) -> CaseEvidence:
     """``facts`` with what the traces of the case's ``trials`` show (see :mod:`.traced`)."""
-    return with_blockers(facts, trace_blockers(facts.case, facts.readback_oracles, trials))
+    return with_blockers(facts, trace_blockers(facts.readback_oracles, trials))
 
 
 def fills_slot(entry: ClaimEvidence, evidence_class: str) -> bool:

@@ -81,10 +81,8 @@ def _does_nothing(path: Path) -> bool:
         return False
 
 
-def trace_blockers(
-    case: Case, readbacks: tuple[str, ...], trials: Iterable[TrialReport]
-) -> list[Disqualifier]:
-    """Every reason the traced ``trials`` of ``case`` give it not to count as live.
+def trace_blockers(readbacks: tuple[str, ...], trials: Iterable[TrialReport]) -> list[Disqualifier]:
+    """Every reason the traced ``trials`` of a case give it not to count as live.
 
     ``readbacks`` are its oracles that read state back (see :mod:`.checks`).
     """

@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from agentic_evals import codes
+from agentic_evals.evidence.anti_slop import WEAK, traced_problem
 from agentic_evals.judge.capability import merged_bases
 from agentic_evals.judge.cases import tally
 from agentic_evals.judge.gate import derive, report_scope
@@ -114,6 +115,12 @@ def check_case(report: Report, case: CaseReport, pointer: str) -> None:
         digest = sha256_bytes(canonical_json(case.expected))
         if case.oracle_sha256 != digest:
             raise _differs(f"{pointer}/oracle_sha256", case.oracle_sha256, digest, "its expected")
+    if case.real_world and case.live_path_problem is None:
+        problem = traced_problem(case.trials) or (WEAK if case.weak else None)
+        if problem is not None:
+            raise ConsistencyError(
+                f"{pointer}/live_path_problem", f"null, but its trials give {problem!r}"
+            )
 
 
 def check_fixture_cases(report: Report) -> None:

@@ -3,7 +3,9 @@
 The gate ``readiness`` is the worse of case readiness (over the required
 cases) and, when claims are declared, capability readiness (over the
 claims); a ``skill`` without claims whose cases prove too little is at best
-``USABLE_WITH_GAPS`` (:mod:`.evidence`). A merged report goes through the
+``USABLE_WITH_GAPS`` (:mod:`.evidence`), and one whose real-world cases did
+not exercise a live path in their trials is ``NOT_READY`` (the anti-slop
+gate's real-world rule, judged on the case records). A merged report goes through the
 same function as a full run, so a rule of the gate cannot hold in one and
 not the other.
 
@@ -21,6 +23,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Final, NamedTuple
 
+from agentic_evals.contract.vocabulary import GATE_EXEMPT_KINDS
 from agentic_evals.documents.findings import Finding
 from agentic_evals.judge.cases import case_readiness, worse
 from agentic_evals.judge.claims import ClaimBasis, aggregate, judge_claim
@@ -124,9 +127,16 @@ def derive(
     gate = readiness if capability is None else worse(readiness, capability.aggregate_readiness)
     # A focused run skips the gates: what its few cases lack is no finding.
     eval_kind = None if scope.focused else scope.eval_kind
-    evidence = evidence_verdict(cases, eval_kind=eval_kind, has_claims=claims is not None)
+    # The real-world rule of the anti-slop gate, on what the trials did: only a
+    # full run (or merge) of a gated fixture holds every case it may rest on.
+    gated = not scope.focused and not scope.sharded and scope.eval_kind not in GATE_EXEMPT_KINDS
+    evidence = evidence_verdict(
+        cases, eval_kind=eval_kind, has_claims=claims is not None, real_world=gated
+    )
     if evidence.lacking:
         gate = worse(gate, "USABLE_WITH_GAPS")
+    if evidence.hollow:
+        gate = worse(gate, "NOT_READY")
     limit = readiness_limit(scope)
     if limit is not None:
         gate = worse(gate, CAPPED)

@@ -11,6 +11,7 @@ from agentic_evals.commands.skill_files import SkillFiles
 from agentic_evals.contract.layout import layout_for
 from agentic_evals.contract.models import Fixture
 from agentic_evals.contract.vocabulary import DEFAULT_RUN_TIER, QualificationTier
+from agentic_evals.evidence.anti_slop import real_world_problem
 from agentic_evals.evidence.compliance import claims_fresh_inputs
 from agentic_evals.evidence.facts import CaseEvidence, evidence_table, traced_evidence
 from agentic_evals.evidence.observed import observe, vacuous_pointers
@@ -130,6 +131,7 @@ def case_report(
         vacuous_checks=vacuous_pointers(facts, run.index),
         weak=facts.weak,
         reason_problem=facts.reason_problem,
+        live_path_problem=real_world_problem(facts, trials) if case.real_world else None,
         claims_sampling=sampled,
     )
 

@@ -14,6 +14,8 @@ def case_codes(case: CaseReport) -> list[str]:
     found += case.evidence_disqualifiers
     if case.reason_problem and not case.weak:
         found.append(f"no reason shown: {case.reason_problem}")
+    if case.live_path_problem and not case.weak:
+        found.append(f"no live path: {case.live_path_problem}")
     return found
 
 
@@ -44,6 +46,11 @@ def ready_needs(report: Report) -> list[str]:
             missing = ", ".join(claim.missing_evidence) or "its evidence"
             needed.append(f"prove claim {claim.id} ({missing})")
     for item in report.evidence_findings:
+        if item.code == codes.SLOP_NO_REAL_WORLD:
+            needed.append(
+                "make a required real_world case run a substantive skill-tree file, "
+                "without stubs, with a check that fails on the null trial"
+            )
         if item.code == codes.EVID_NONE:
             lacking = item.message.partition("they lack ")[2]
             needed.append(f"add {lacking}" if lacking else item.message)

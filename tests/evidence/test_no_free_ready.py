@@ -42,8 +42,16 @@ def test_a_weak_real_world_positive_or_an_optional_one_leaves_a_gap() -> None:
     ):
         refuses = case_report("refuses", type="negative")
         judged = derive([positive, refuses], None, trials_per_case=2, scope=Scope("skill"))
-        assert judged.readiness == "USABLE_WITH_GAPS"
         assert "a required real_world positive case" in judged.evidence_findings[0].message
+        # No required real-world case counts either: the anti-slop rule, judged on the records.
+        assert judged.evidence_findings[1].code == "AE-SLOP-NO-REAL-WORLD"
+        assert judged.readiness == "NOT_READY"
+    # A real-world negative case satisfies the anti-slop rule, not the need for a positive one.
+    positive = case_report("writes", real_world=False)
+    refuses = case_report("refuses", type="negative", real_world=True)
+    judged = derive([positive, refuses], None, trials_per_case=2, scope=Scope("skill"))
+    assert [f.code for f in judged.evidence_findings] == ["AE-EVID-NONE"]
+    assert judged.readiness == "USABLE_WITH_GAPS"
 
 
 def test_vacuous_checks_are_named_at_their_pointers_in_the_fixture() -> None:

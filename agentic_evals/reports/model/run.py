@@ -195,6 +195,12 @@ class CaseReport(OutputModel):
     """No check of the case fails on the null trial: it fills no evidence slot."""
     reason_problem: str | None = None
     """For a negative or adversarial case that does not show its reason, why (in words)."""
+    live_path_problem: str | None = None
+    """For a ``real_world`` case: why its trials did not exercise a live path without stubs, in
+    words (no trial traced or one untraceable, no substantive skill-tree file run, a stub
+    opened, every check vacuous, or a reason read at load such as ``mocked``); null when they
+    did, and for other cases. The anti-slop gate's real-world rule reads it after the run
+    (``AE-SLOP-NO-REAL-WORLD``, docs/evidence.md)."""
 
 
 class RepoInfo(OutputModel):
