@@ -14,8 +14,9 @@ While the opener is blocked on a permission event, a reader thread reads its
 ``/proc/PID`` (command line, parent chain) before allowing the open, so a
 process that lives a millisecond is identified all the same. Reading takes
 no lock the opener holds. Closing the group allows every pending event, so a
-reader that fails can never leave a trial hanging; a finished group's marks are
-removed at once and the group closed in the background. The reader thread is
+reader that fails can never leave a trial hanging. A group is kept per worker
+thread and its marks removed after each trial (closing one costs a kernel grace
+period); the groups are closed when the runner exits. The reader thread is
 started from the trial's thread and so lives in its mount namespace: the
 paths it reads back are the paths the trial saw.
 
@@ -26,6 +27,7 @@ Needs ``CAP_SYS_ADMIN`` (root, in the initial user namespace): elsewhere
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import errno
 import functools
@@ -34,7 +36,6 @@ import select
 import struct
 import sys
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -56,10 +57,46 @@ _PERMISSIONS = FAN_OPEN_PERM | FAN_OPEN_EXEC_PERM
 _METADATA = struct.Struct("IBBHQii")
 _RESPONSE = struct.Struct("iI")
 _BUFFER = 64 * 1024
-_CLOSERS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="ae-fanotify-close")
-"""Where finished groups are closed. Closing a group waits for the kernel to free its marks
-(a grace period of several milliseconds, ~9 ms per trial measured here): a trial need not wait
-for it, and closes that overlap share their grace periods."""
+_GROUPS: dict[int, int] = {}
+"""Each worker thread's fanotify group, by thread: made once, its marks changed per trial.
+
+Closing a group waits for the kernel to free its marks (a grace period, about 9 ms per
+trial measured here), so a group is not closed after each trial but kept for the thread's
+next one, with no mark left between trials; all are closed when the runner exits."""
+_GROUPS_LOCK = threading.Lock()
+
+
+def _group() -> int:
+    """The calling thread's group, made on first use."""
+    key = threading.get_ident()
+    with _GROUPS_LOCK:
+        fd = _GROUPS.get(key)
+        if fd is None:
+            fd = _GROUPS[key] = _init()
+        return fd
+
+
+def _flush(fd: int) -> None:
+    """Remove every mark of the group: no event reaches it until it is marked again."""
+    for flags in (FAN_MARK_FLUSH | FAN_MARK_MOUNT, FAN_MARK_FLUSH):
+        _libc().fanotify_mark(fd, flags, 0, _AT_FDCWD, None)
+
+
+def _discard(fd: int) -> None:
+    """Close ``fd``, a group that can no longer be trusted to answer, and forget it."""
+    with _GROUPS_LOCK:
+        for key, value in list(_GROUPS.items()):
+            if value == fd:
+                del _GROUPS[key]
+    os.close(fd)
+
+
+@atexit.register
+def _close_groups() -> None:
+    with _GROUPS_LOCK:
+        for fd in _GROUPS.values():
+            os.close(fd)
+        _GROUPS.clear()
 
 
 @functools.cache
@@ -105,7 +142,7 @@ def fanotify_problem() -> str | None:
 
 
 class FanotifyTrace:
-    """One trial's fanotify group: :meth:`start` in the trial's thread, then :meth:`stop`."""
+    """One trial's marks on its thread's group: :meth:`start` in its thread, then :meth:`stop`."""
 
     name = "fanotify"
 
@@ -120,6 +157,7 @@ class FanotifyTrace:
         self._fd = -1
         self._reader: threading.Thread | None = None
         self._wake = (-1, -1)
+        self._broken = False
 
     def start(self) -> None:
         """Make the group and its marks, and start the reader.
@@ -127,14 +165,14 @@ class FanotifyTrace:
         Raises:
             OSError: The kernel refused; nothing is left open.
         """
-        fd = _init()
+        fd = _group()
         try:
             for path in self.mounts:
                 _mark(fd, FAN_MARK_MOUNT, _PERMISSIONS | FAN_MODIFY, path)
             for path in self.files:
                 _mark(fd, 0, _PERMISSIONS, path)
         except OSError:
-            os.close(fd)
+            _flush(fd)
             raise
         self._fd = fd
         self._wake = os.pipe2(os.O_CLOEXEC)
@@ -142,16 +180,20 @@ class FanotifyTrace:
         self._reader.start()
 
     def stop(self) -> None:
-        """Read what is still queued, then close the group (allowing anything still waiting)."""
+        """Remove the marks and read what is still queued.
+
+        A reader that failed or is stuck may leave an open waiting for an answer: then the
+        group is closed, which allows it, and the thread gets a new group next time.
+        """
         if self._fd < 0:
             return
         # No event reaches the group once its marks are gone; what is queued is drained below.
-        for flags in (FAN_MARK_FLUSH | FAN_MARK_MOUNT, FAN_MARK_FLUSH):
-            _libc().fanotify_mark(self._fd, flags, 0, _AT_FDCWD, None)
+        _flush(self._fd)
         os.write(self._wake[1], b"x")
         if self._reader is not None:
             self._reader.join(timeout=5.0)
-        _CLOSERS.submit(os.close, self._fd)
+            if self._reader.is_alive() or self._broken:
+                _discard(self._fd)
         for end in self._wake:
             os.close(end)
         self._fd = -1
@@ -165,7 +207,7 @@ class FanotifyTrace:
             ready = {fd for fd, _ in poller.poll()}
             if not self._drain(own) or self._wake[0] in ready:
                 # The trial's processes are gone: what is queued now is all there is.
-                self._drain(own)
+                self._broken = not self._drain(own)
                 return
 
     def _drain(self, own: int) -> bool:

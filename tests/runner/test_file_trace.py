@@ -267,26 +267,38 @@ def test_the_strace_record_is_read_with_split_calls_forks_and_renames(tmp_path: 
 
 
 @pytest.mark.parametrize("tracer", TRACERS[:1])
-def test_groups_waiting_to_be_closed_hold_up_no_later_trial(
+def test_a_thread_keeps_one_group_and_no_mark_between_trials(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tracer: str
 ) -> None:
-    """Groups are closed in the background; until then they must see (and block) nothing."""
+    """Closing a group costs a kernel grace period: a worker keeps one, unmarked between trials."""
     from agentic_evals.runner import fanotify
 
-    waiting: list[int] = []
+    made: list[int] = []
+    real_init = fanotify._init
 
-    class Held:
-        def submit(self, function: object, fd: int) -> None:
-            waiting.append(fd)  # closed only when the run is over
+    def counted() -> int:
+        made.append(real_init())
+        return made[-1]
 
-    monkeypatch.setattr(fanotify, "_CLOSERS", Held())
+    monkeypatch.setattr(fanotify, "_init", counted)
+    monkeypatch.setattr(fanotify, "_GROUPS", {})
     monkeypatch.setenv(TRACER_VAR, tracer)
     skill = _skill(tmp_path)
+    cases = [case(name, "bash run.sh", real_world=True, cwd=".") for name in ("one", "two")]
     try:
-        report = run(fixture(skill, [case("real", "bash run.sh", real_world=True, cwd=".")]))
+        report = run(fixture(skill, cases, trials=3))
+        # The kept group has no mark left (fdinfo lists a line per mark).
+        marks = [
+            line
+            for fd in made
+            for line in Path(f"/proc/self/fdinfo/{fd}").read_text().splitlines()
+            if line.startswith(("fanotify ino:", "fanotify mnt_id:", "fanotify sdev:"))
+        ]
     finally:
-        for fd in waiting:
+        for fd in made:
             os.close(fd)
-    trials = report.cases[0].trials
-    assert len(waiting) == len(trials) >= 2
+    trials = [trial for record in report.cases for trial in record.trials]
+    assert len(trials) == 6
     assert all(t.file_trace is not None and t.file_trace.entrypoints == ["run.sh"] for t in trials)
+    assert len(made) == 1, "one group for the serial run's one worker"
+    assert marks == []
