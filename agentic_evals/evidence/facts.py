@@ -77,6 +77,11 @@ class CaseEvidence(NamedTuple):
     """The pointers of its checks that pass on the null trial (see :mod:`.null_trial`)."""
     blind_failure: bool = False
     """A trial of it could not run its program (exit 126/127, ``EXEC_FAILED``)."""
+    class_games: tuple[Disqualifier, ...] = ()
+    """Why its declared class is contradicted by the case or its fixture (:mod:`.classes`)."""
+    context_blockers: tuple[Disqualifier, ...] = ()
+    """Reasons not to count as live read from the case's context, not from its facts (an
+    environment that hijacks the interpreter, :func:`.traced.env_injection`)."""
 
     @property
     def evidence_checks(self) -> tuple[Check, ...]:
@@ -96,9 +101,6 @@ class CaseEvidence(NamedTuple):
     def weak(self) -> bool:
         """No check of it fails on the null trial: it fills no evidence slot."""
         return not self.evidence_checks
-
-    class_games: tuple[Disqualifier, ...] = ()
-    """Why its declared class is contradicted by the case or its fixture (:mod:`.classes`)."""
 
     @property
     def failing_oracles(self) -> tuple[str, ...]:
@@ -181,6 +183,7 @@ def case_evidence(
     blind_failure: bool = False,
     fixture: Fixture | None = None,
     games: tuple[Disqualifier, ...] | None = None,
+    context: tuple[Disqualifier, ...] = (),
 ) -> CaseEvidence:
     """The facts of ``case`` of the skill ``skill``.
 
@@ -193,6 +196,7 @@ def case_evidence(
         fixture: The case's own fixture, for the class rules that depend on it
             (:mod:`.classes`).
         games: Those class rules' reasons, already read (instead of ``fixture``).
+        context: The reasons read from the case's context (see ``context_blockers``).
     """
     checks = case_checks(case)
     if games is None:
@@ -208,8 +212,9 @@ def case_evidence(
         vacuous=vacuous,
         blind_failure=blind_failure,
         class_games=games,
+        context_blockers=context,
     )
-    reasons = [*disqualifiers(case, analysis, skill, facts.readback_oracles), *games]
+    reasons = [*disqualifiers(case, analysis, skill, facts.readback_oracles), *games, *context]
     return facts._replace(blockers=tuple(reasons), effective_class=_effective(facts, reasons))
 
 
@@ -245,14 +250,14 @@ def evidence_table(fixture: Fixture, fixture_dir: Path) -> dict[str, CaseEvidenc
             continue
         ctx = case_context(fixture, case, fixture_dir)
         failures = load_time_null_trial(case, tree_context(fixture, case, fixture_dir))
-        facts = case_evidence(
+        table[case.name] = case_evidence(
             case,
             analyze(case.command, ctx),
             fixture.skill,
             vacuous_checks(case, failures),
             fixture=fixture,
+            context=tuple(env_injection(case, ctx)),
         )
-        table[case.name] = with_blockers(facts, env_injection(case, ctx))
     return table
 
 

@@ -29,17 +29,9 @@ from typing import NamedTuple
 
 from agentic_evals import codes
 from agentic_evals.contract.models import Case
-from agentic_evals.evidence.facts import (
-    BLIND_EXIT_CODES,
-    CaseEvidence,
-    case_evidence,
-    with_blockers,
-)
+from agentic_evals.evidence.facts import BLIND_EXIT_CODES, CaseEvidence, case_evidence
 from agentic_evals.evidence.null_trial import vacuous_checks
 from agentic_evals.reports.model import TrialReport
-
-CONTEXT_CODES = frozenset({codes.LIVE_ENV_INJECTION})
-"""Reasons not to count as live that come from the case's context, not from its facts."""
 
 
 class Observation(NamedTuple):
@@ -66,16 +58,15 @@ def observe(facts: CaseEvidence, skill: str, trials: Iterable[TrialReport]) -> C
     seen = [trial_observation(facts.case, trial) for trial in trials]
     judged = [item.vacuous for item in seen if item.vacuous is not None]
     vacuous = frozenset.intersection(*judged) if judged else facts.vacuous
-    rebuilt = case_evidence(
+    return case_evidence(
         facts.case,
         facts.analysis,
         skill,
         vacuous,
         blind_failure=any(item.blind for item in seen),
         games=facts.class_games,
+        context=facts.context_blockers,
     )
-    # Reasons read from the case's context (its environment) are not rebuilt here: keep them.
-    return with_blockers(rebuilt, [b for b in facts.blockers if b.code in CONTEXT_CODES])
 
 
 def vacuous_pointers(facts: CaseEvidence, index: int) -> list[str]:

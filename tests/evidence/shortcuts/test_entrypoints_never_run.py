@@ -92,3 +92,15 @@ def test_a_path_entry_with_a_real_program_dir_is_fine(tmp_path: Path) -> None:
     assert loaded.model is not None
     facts = evidence_table(loaded.model, loaded.path.resolve().parent)["live"]
     assert codes.LIVE_ENV_INJECTION not in facts.disqualifiers
+
+
+def test_an_env_injection_still_disqualifies_after_the_run(tmp_path: Path) -> None:
+    """What a run's trials showed is added to the case's facts; its environment still counts."""
+    case = live_case(
+        ["bash", "../honest.sh"], PROSE, readback=True, env={"BASH_ENV": "../hijack.sh"}
+    )
+    report = run_skill(tmp_path, {"hijack.sh": "true\n"}, case)
+    record = live(report)
+    assert record.outcome == "PASS"
+    assert codes.LIVE_ENV_INJECTION in record.evidence_disqualifiers
+    assert record.effective_evidence_class != "live_e2e"
