@@ -33,6 +33,8 @@ class StreamSink:
     Args:
         stream_cap: Maximum number of bytes retained; later bytes are only counted.
         spool_threshold: Bytes kept in memory before moving the content to disk.
+        watch: Stream oracles matched on every byte as it flows.
+        digest: Hash every byte written (the result's ``sha256``).
     """
 
     def __init__(
@@ -41,6 +43,7 @@ class StreamSink:
         stream_cap: int = DEFAULT_STREAM_CAP,
         spool_threshold: int = DEFAULT_SPOOL_THRESHOLD,
         watch: StreamWatch | None = None,
+        digest: bool = False,
     ) -> None:
         if stream_cap < 0 or spool_threshold < 0:
             raise ValueError("stream_cap and spool_threshold must not be negative")
@@ -52,12 +55,13 @@ class StreamSink:
         self._kept = 0
         self._watch = watch
         self._problem: str | None = None
-        self._digest = hashlib.sha256()
+        self._digest = hashlib.sha256() if digest else None
 
     def write(self, chunk: bytes) -> None:
         """Record ``chunk``; bytes past the cap are counted (and watched) and dropped."""
         self._total += len(chunk)
-        self._digest.update(chunk)
+        if self._digest is not None:
+            self._digest.update(chunk)
         if self._watch is not None:
             self._watch.feed(chunk)
         room = self._cap - self._kept
@@ -81,7 +85,7 @@ class StreamSink:
             self._watch.finish()
         captured = CapturedStream(self._file, self._total, self._kept, self._on_disk, self._watch)
         captured.problem = self._problem
-        captured.sha256 = self._digest.hexdigest()
+        captured.sha256 = None if self._digest is None else self._digest.hexdigest()
         return captured
 
     def discard(self) -> None:

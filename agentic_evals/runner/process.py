@@ -137,7 +137,8 @@ def run_process(
     subreaper = enable_subreaper()
     out, err = watches or (None, None)
     sinks = (
-        StreamSink(stream_cap=stream_cap, spool_threshold=spool_threshold, watch=out),
+        # stdout's digest shows whether trials wrote the same (sampling, docs/evidence.md).
+        StreamSink(stream_cap=stream_cap, spool_threshold=spool_threshold, watch=out, digest=True),
         StreamSink(stream_cap=stream_cap, spool_threshold=spool_threshold, watch=err),
     )
     # Taken before the spawn, so that nothing of this trial can be in it.

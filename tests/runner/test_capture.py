@@ -141,3 +141,15 @@ def test_excerpt_notes_truncation() -> None:
 def test_excerpt_rejects_non_positive_limit() -> None:
     with captured([b"a"]) as stream, pytest.raises(ValueError):
         stream.excerpt(limit_chars=0)
+
+
+def test_a_digest_is_kept_only_when_asked_for_and_covers_bytes_past_the_cap() -> None:
+    import hashlib
+
+    hashed = StreamSink(stream_cap=4, digest=True)
+    plain = StreamSink(stream_cap=4)
+    for sink in (hashed, plain):
+        sink.write(b"abcdef")
+        sink.write(b"gh")
+    assert hashed.finish().sha256 == hashlib.sha256(b"abcdefgh").hexdigest()
+    assert plain.finish().sha256 is None
