@@ -43,6 +43,7 @@ from agentic_evals.commands.programs import (
     shell_invocation,
 )
 from agentic_evals.commands.shell import MAX_NESTING, SHELLS, SimpleCommand, simple_commands
+from agentic_evals.contract.layout import stub_part
 from agentic_evals.contract.placeholders import resolve
 
 __all__ = [
@@ -201,7 +202,7 @@ def _stub_words(commands: Sequence[SimpleCommand], ctx: CommandContext) -> list[
         words = [*cmd.argv[1:], *(target for op, target in cmd.redirects if op in ("<", "<>"))]
         for word in words:
             value = word.split("=", 1)[1] if "=" in word else word
-            if "/" in value and "fixtures" in PurePosixPath(value).parts:
+            if "/" in value and any(stub_part(part) for part in PurePosixPath(value).parts):
                 found.append(word)
             elif "/" in value and _in_stub_dir(value, cmd, ctx):
                 found.append(word)

@@ -16,7 +16,7 @@ from typing import Literal, NamedTuple
 
 from agentic_evals.commands.programs import program_name, python_invocation, shell_invocation
 from agentic_evals.commands.shell import SHELLS, SimpleCommand
-from agentic_evals.contract.layout import layout_for
+from agentic_evals.contract.layout import layout_for, stub_location
 from agentic_evals.contract.placeholders import resolve
 
 Kind = Literal["trivial", "neutral", "entrypoint", "other"]
@@ -149,8 +149,8 @@ def _check_file(path: str, cmd: SimpleCommand, ctx: CommandContext, runner: str 
         return Verdict("other", f"{path} is not under the skill tree")
     if not is_file:
         return Verdict("other", f"{path} does not exist under the skill tree")
-    if "fixtures" in target.relative_to(root).parts[:-1]:
-        return Verdict("other", f"{path} is under fixtures/")
+    if stub_location(target.relative_to(root).as_posix()):
+        return Verdict("other", f"{path} is in a stub location (under fixtures/ or a look-alike)")
     if runner is None and not executable:
         return Verdict("other", f"{path} is not executable")
     how = f"runs {path} with {runner}" if runner else f"executes {path}"

@@ -20,8 +20,9 @@ skill.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Final, NamedTuple
 
 from agentic_evals.contract.placeholders import FIXTURE_DIR, SKILL_ROOT, WORKSPACE, resolve
@@ -32,6 +33,22 @@ FIXTURES_DIR: Final = "fixtures"
 FIXTURE_PREFIX: Final = "agentic_eval"
 EVALS_DIR: Final = "evals"
 """The evals tree's default name, beside the folder of skills."""
+
+
+_STUB_PART = re.compile(r"(?:test[-_]?)?fixtures?", re.IGNORECASE)
+
+
+def stub_part(name: str) -> bool:
+    """Whether a directory named ``name`` is a stub location.
+
+    ``fixtures`` or a look-alike: ``fixture``, ``Fixtures``, ``test-fixtures``, ``test_fixture``.
+    """
+    return _STUB_PART.fullmatch(name) is not None
+
+
+def stub_location(relative: str) -> bool:
+    """Whether a file at ``relative`` (a path below the skill tree) lies in a stub location."""
+    return any(stub_part(part) for part in PurePosixPath(relative).parts[:-1])
 
 
 def is_fixture_name(name: str) -> bool:

@@ -25,11 +25,11 @@ from pathlib import Path
 
 from agentic_evals import codes
 from agentic_evals.commands.entrypoints import CommandContext
+from agentic_evals.contract.layout import stub_location
 from agentic_evals.contract.models import Case
 from agentic_evals.evidence.qualification import Disqualifier
 from agentic_evals.reports.model import TrialReport
 from agentic_evals.runner.substance import READ_BYTES, substance
-from agentic_evals.runner.trace_files import stub_location
 
 HIJACK_VARIABLES = frozenset(
     {

@@ -25,12 +25,12 @@ from __future__ import annotations
 import contextlib
 import os
 import posixpath
-import re
 from collections.abc import Iterator, Mapping, Sequence
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from agentic_evals import codes
 from agentic_evals.commands.shell import simple_commands
+from agentic_evals.contract.layout import stub_location
 from agentic_evals.contract.models import Case
 from agentic_evals.contract.vocabulary import DEFAULT_CLASS, LIVE_CLASSES
 from agentic_evals.oracles.base import OracleContext
@@ -44,22 +44,11 @@ from agentic_evals.runner.trace_strace_files import absorb
 TRACER_VAR = "AGENTIC_EVALS_TRACER"
 """Forces a tracer: ``auto`` (default), ``fanotify``, ``strace`` or ``none``."""
 TRACER_CHOICES = ("auto", "fanotify", "strace", "none")
-_STUB_PART = re.compile(r"(?:test[-_]?)?fixtures?", re.IGNORECASE)
 
 
 def traced_case(case: Case) -> bool:
     """Whether the case's trials are traced: it is real-world, or declares a live class."""
     return case.real_world or (case.evidence_class or DEFAULT_CLASS) in LIVE_CLASSES
-
-
-def stub_location(relative: str) -> bool:
-    """Whether a path (relative to the skill tree) lies in a stub location.
-
-    A stub location is a directory named ``fixtures`` or a look-alike
-    (``fixture``, ``Fixtures``, ``test-fixtures``, ``test_fixture``, ...).
-    """
-    parts = PurePosixPath(relative).parts[:-1]
-    return any(_STUB_PART.fullmatch(part) for part in parts)
 
 
 def requested_tracer(environ: Mapping[str, str] | None = None) -> str:

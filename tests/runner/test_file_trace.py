@@ -10,10 +10,11 @@ import pytest
 from isolation_helpers import case, fixture, needs_overlay, run
 
 from agentic_evals import codes
+from agentic_evals.contract.layout import stub_location
 from agentic_evals.reports.model import FileTrace, Report
 from agentic_evals.runner.fanotify import fanotify_problem
 from agentic_evals.runner.substance import substance
-from agentic_evals.runner.trace_files import TRACER_VAR, stub_location
+from agentic_evals.runner.trace_files import TRACER_VAR
 from agentic_evals.runner.trace_record import TraceRecorder
 from agentic_evals.runner.trace_strace import FILE_EVENTS, StraceTracer
 from agentic_evals.runner.trace_strace_files import absorb

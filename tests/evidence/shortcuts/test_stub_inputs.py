@@ -32,8 +32,9 @@ FILES = {
             "cp stub.csv /tmp/ae-cp-$$ && bash ../reads.sh /tmp/ae-cp-$$; rm -f /tmp/ae-cp-$$",
             "fixtures/stub.csv",
         ),
-        ("bash ../reads.sh ../Fixtures/stub.csv", "Fixtures/stub.csv"),
-        ("bash ../reads.sh ../test-fixtures/stub.csv", "test-fixtures/stub.csv"),
+        # Spelled at run time: named in the command, the load-time reading refuses them (below).
+        ('D=$(printf Fix)tures; bash ../reads.sh "../$D/stub.csv"', "Fixtures/stub.csv"),
+        ('D=test-$(printf fix)tures; bash ../reads.sh "../$D/stub.csv"', "test-fixtures/stub.csv"),
     ],
     ids=["built-at-run-time", "glob", "symlink", "copy-to-tmp", "capitalised", "test-fixtures"],
 )
@@ -53,6 +54,18 @@ def test_the_case_s_own_artifacts_under_fixtures_are_no_stubs(tmp_path: Path) ->
     report = run_skill(tmp_path, FILES, live_case(["bash", "../reads.sh"]))
     result = live(report)
     assert (result.live_qualified, result.evidence_disqualifiers) == (True, [])
+
+
+@pytest.mark.parametrize("folder", ["Fixtures", "fixture", "test-fixtures", "test_fixture"])
+def test_a_look_alike_stub_folder_named_in_the_command_is_refused_at_load(
+    tmp_path: Path, folder: str
+) -> None:
+    files = {**FILES, f"{folder}/stub.csv": "a,b\n"}
+    loaded = load_skill(
+        tmp_path, files, live_case(["bash", "../reads.sh", f"../{folder}/stub.csv"])
+    )
+    findings = [f for f in loaded.findings if f.code == "AE-SLOP-NO-REAL-WORLD"]
+    assert findings and f"../{folder}/stub.csv" in findings[0].message
 
 
 def test_a_stub_named_in_the_env_is_refused_at_load(tmp_path: Path) -> None:
