@@ -52,7 +52,12 @@ def write_json(path: Path, document: object) -> Path:
 
 
 def command_fixture(
-    path: Path, command: list[str], count: int, trials: int, expected_exit: int = 0
+    path: Path,
+    command: list[str],
+    count: int,
+    trials: int,
+    expected_exit: int = 0,
+    evidence_class: str | None = None,
 ) -> Path:
     """Write a fixture of ``count`` identical positive cases running ``command``.
 
@@ -62,16 +67,20 @@ def command_fixture(
         count: Number of cases (named ``c000``, ``c001``, ...).
         trials: Trials per case.
         expected_exit: The exit code every case expects.
+        evidence_class: The class every case declares; None declares none (``live_e2e``,
+            whose trials are traced).
 
     Returns:
         ``path``.
     """
+    declared = {} if evidence_class is None else {"evidence_class": evidence_class}
     cases = [
         {
             "name": f"c{index:03d}",
             "type": "positive",
             "command": command,
             "expected": {"exit_code": expected_exit},
+            **declared,
         }
         for index in range(count)
     ]

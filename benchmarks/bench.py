@@ -270,15 +270,21 @@ def figure_a(bench: Bench) -> None:
     The commands are whole processes timed in the same rounds: the run and
     the bare loop at 600 trials, and each again with a single trial. What each
     side costs per trial is its 600-trial time less its 1-trial time, so the
-    bound is on what ``run`` adds to every trial (spawning, supervising,
-    judging, the report), through the real CLI. The fixed start-up that the
-    difference removes is printed beside it, with the floor that importing
-    click and building one pydantic model sets for any tool built on them.
+    bound is on what ``run`` adds to every trial (isolating, containing,
+    spawning, supervising, judging, the report), through the real CLI. The
+    bounded cases declare ``deterministic``: trials of live cases are also
+    traced, a cost that figure (h) bounds on its own and that is printed
+    here beside it. The fixed start-up that the difference removes is
+    printed too, with the floor that importing click and building one
+    pydantic model sets for any tool built on them.
     """
     cases, trials = 200, 3
     folder = bench.tmp / "a"
-    fixture = _gen.command_fixture(folder / "true.json", ["true"], cases, trials)
-    single = _gen.command_fixture(folder / "one.json", ["true"], 1, 1)
+    kept = "deterministic"
+    fixture = _gen.command_fixture(folder / "true.json", ["true"], cases, trials, 0, kept)
+    single = _gen.command_fixture(folder / "one.json", ["true"], 1, 1, 0, kept)
+    live = _gen.command_fixture(folder / "live.json", ["true"], cases, trials)
+    live_single = _gen.command_fixture(folder / "live-one.json", ["true"], 1, 1)
     spawns = cases * trials
     commands = [
         run_command("run", fixture, folder / "report.json"),
@@ -292,17 +298,18 @@ def figure_a(bench: Bench) -> None:
             for c in (run_command("run", fixture, folder / "plain.json"),
                       run_command("run 1x1", single, folder / "one-plain.json"))
         ),
+        run_command("run live", live, folder / "live-report.json"),
+        run_command("run live 1x1", live_single, folder / "live-one-report.json"),
     ]  # fmt: skip
     head = f"(a) run {cases}x{trials} true vs bare loop, per trial"
     try:
         for command in commands:
             require(command)
-        run, run_one, bare, bare_one, floor, plain, plain_one = bench.compare(
-            commands, repeat=A_REPEAT
-        )
+        timings = bench.compare(commands, repeat=A_REPEAT)
     except BenchError as error:
         not_measured(bench, head, error, f"<= {A_BOUND:.2f}x")
         return
+    run, run_one, bare, bare_one, floor, plain, plain_one, traced, traced_one = timings
     per_run, per_bare = (run - run_one) / (spawns - 1), (bare - bare_one) / (spawns - 1)
     ratio = per_run / per_bare
     bench.emit(
@@ -320,6 +327,12 @@ def figure_a(bench: Bench) -> None:
     bench.emit(
         f"(a) info: per trial with every isolation mechanism on (the default) vs all off: "
         f"{per_run * 1e6:.0f} us / {per_plain * 1e6:.0f} us = {per_run / per_plain:.2f}x",
+        None,
+    )
+    per_traced = (traced - traced_one) / (spawns - 1)
+    bench.emit(
+        f"(a) info: per trial of the same cases declared live (traced, see (h)) vs bare loop: "
+        f"{per_traced * 1e6:.0f} us / {per_bare * 1e6:.0f} us = {per_traced / per_bare:.2f}x",
         None,
     )
     bench.emit(

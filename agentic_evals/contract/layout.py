@@ -93,6 +93,8 @@ def resolved_escape(path: Path, boundary: Path) -> str | None:
     symlink is refused like one that is absolute (``AE-PATH-ESCAPE``). A path
     that does not exist (yet) resolves as far as it exists.
     """
+    if path == boundary:
+        return None  # resolved alike: the usual cwd of a trial, decided without a walk
     real = Path(os.path.realpath(path))
     inside = Path(os.path.realpath(boundary))
     if real.is_relative_to(inside):

@@ -55,12 +55,18 @@ def _raw_cases(loaded: LoadResult) -> list[Mapping[str, Any]]:
     return list(document["cases"])
 
 
-def fixture_cases(loaded: LoadResult) -> list[FixtureCase]:
-    """Every case of the fixture with the hashes its case record would carry, in order."""
+def fixture_cases(
+    loaded: LoadResult, table: Mapping[str, CaseEvidence] | None = None
+) -> list[FixtureCase]:
+    """Every case of the fixture with the hashes its case record would carry, in order.
+
+    ``table``: the fixture's :func:`evidence_table`, when the caller already read it.
+    """
     fixture = loaded.model
     assert fixture is not None
     fixture_dir = loaded.path.resolve().parent
-    table = evidence_table(fixture, fixture_dir)
+    if table is None:
+        table = evidence_table(fixture, fixture_dir)
     files = SkillFiles(layout_for(fixture_dir, fixture.skill_root).skill_tree)
     found: list[FixtureCase] = []
     for case, raw in zip(fixture.cases, _raw_cases(loaded), strict=True):
@@ -193,7 +199,7 @@ def build_report(
         what_remains_unverified=fixture.what_remains_unverified,
         focused_cases=focused,
         shard=None if shard is None else shard.info(),
-        fixture_cases=fixture_cases(loaded),
+        fixture_cases=fixture_cases(loaded, table),
         interrupted=signal.Signals(interrupted_by).name if interrupted_by else None,
         qualification=qualification_report(
             [(report, facts.case) for report, facts in pairs], tier, require=require_system_test

@@ -11,6 +11,7 @@ Oracles always see the raw captured bytes, never report text: redaction
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -230,6 +231,7 @@ class OracleResult:
         return problems_in_group(self.problems, group)
 
 
+@functools.lru_cache(maxsize=4096)
 def oracle_pointer(*parts: str | int) -> str:
     """Return the RFC 6901 pointer of an oracle, e.g. ``/expected/artifacts/2``."""
     return JsonPointer.from_parts(["expected", *parts]).path

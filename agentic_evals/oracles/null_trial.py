@@ -80,7 +80,13 @@ class NullOutcome:
 
 def _under(path: Path, old: Path, new: Path) -> Path:
     """``path``, moved from under ``old`` to under ``new`` (unchanged when not under it)."""
-    return new / path.relative_to(old) if path.is_relative_to(old) else path
+    # On the strings: judged for every trial, and pathlib's parsing cost more than the rest.
+    text, prefix = str(path), str(old)
+    if text == prefix:
+        return new
+    if text.startswith(prefix.rstrip("/") + "/"):
+        return new / text[len(prefix.rstrip("/")) + 1 :]
+    return path
 
 
 def pre_trial_context(context: OracleContext) -> OracleContext | None:

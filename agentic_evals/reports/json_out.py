@@ -42,7 +42,12 @@ def _printable_value(value: object) -> object:
 
 def plain_document(model: BaseModel) -> object:
     """The model as the JSON value its written file holds (lone surrogates escaped)."""
-    return _printable_value(model.model_dump(mode="json", by_alias=True))
+    try:
+        # Serialised and parsed in compiled code: a tenth of walking the dumped value.
+        return json.loads(model.model_dump_json(by_alias=True))
+    except PydanticSerializationError:
+        # A string JSON cannot hold in UTF-8: escaped on the way (rare, so not paid for first).
+        return _printable_value(model.model_dump(mode="json", by_alias=True))
 
 
 def dump_model(model: BaseModel) -> str:

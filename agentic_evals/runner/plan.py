@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 from collections.abc import Mapping
@@ -42,6 +43,22 @@ class TrialSettings:
     """The run's private views; None runs on the shared tree (or a copy of a workspace)."""
     containment: RunContainment | None = None
     """The run's cgroups, limits and network namespaces; None contains by the subreaper only."""
+
+    @functools.cached_property
+    def real_tree(self) -> Path:
+        """The skill tree with its symlinks resolved, read once per run (the traces' root)."""
+        return Path(os.path.realpath(self.layout.skill_tree))
+
+    @functools.cached_property
+    def tree_roots(self) -> Mapping[str, Path]:
+        """The built-in placeholders' directories without a workspace copy, made once per run."""
+        return {name: Path(value) for name, value in self.layout.bindings().items()}
+
+    def roots(self, copy: Path | None) -> dict[str, Path]:
+        """The directories artifact paths starting with a built-in placeholder are read in."""
+        if copy is None:
+            return dict(self.tree_roots)
+        return {name: Path(value) for name, value in self.layout.bindings(copy).items()}
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -202,7 +201,7 @@ def _execute(
     env = trial_environment(case_env, {}, run_id=settings.run_id, case_name=case.name, trial=number)
     # The shared tree has no pre-trial state to read afterwards: judge its null trial now.
     null_before = null_trial_before(case, view.context)
-    tree = Path(os.path.realpath(settings.layout.skill_tree))
+    tree = settings.real_tree
     tracing = FileTracing.for_trial(case, tree, view.mode, view.context.artifact_root, cwd)
     strace = tracing.strace if tracing is not None else None
     with (
@@ -246,7 +245,7 @@ def _execute(
         if result.start_error is None and contained is not None:
             exceeded = tuple(contained.exceeded(result.term_signal, result.exit_code))
         context = replace(
-            view.context, workspace_changes=view.changes(), roots=_roots(settings, copy)
+            view.context, workspace_changes=view.changes(), roots=settings.roots(copy)
         )
         file_trace = None
         if tracing is not None and result.start_error is None:
@@ -274,11 +273,6 @@ def _cwd_boundary(plan: CasePlan, settings: TrialSettings, copy: Path | None) ->
     if name is not None:
         return Path(settings.layout.bindings(copy)[name])
     return copy if copy is not None else settings.layout.skill_tree
-
-
-def _roots(settings: TrialSettings, copy: Path | None) -> dict[str, Path]:
-    """The directories artifact paths starting with a built-in placeholder are read in."""
-    return {name: Path(value) for name, value in settings.layout.bindings(copy).items()}
 
 
 def _with_hint(trial: UnjudgedTrial, result: ProcessResult, report: TrialReport) -> TrialReport:

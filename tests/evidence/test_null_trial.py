@@ -7,12 +7,15 @@ from typing import Any
 
 import pytest
 from builders import case, fixture, make_skill, trial_report
+from hypothesis import given
+from hypothesis import strategies as st
 
 from agentic_evals.contract.models import Fixture
 from agentic_evals.coverage.guards import case_facts
 from agentic_evals.evidence.facts import evidence_table
 from agentic_evals.evidence.observed import observe, vacuous_pointers
 from agentic_evals.evidence.qualification import declared_class
+from agentic_evals.oracles.null_trial import _under
 
 COMMITTED = {"run.sh": "#!/bin/sh\necho done > out.txt\necho done\n", "notes.md": "hello\n"}
 
@@ -154,3 +157,16 @@ def test_a_negative_case_shows_its_reason_only_with_a_specific_failing_check(
         "s::n#1", exit_code=127, null_trial_failures=["/expected/stderr_contains/0"]
     )
     assert observe(facts, "demo", [blind]).reason_problem is not None
+
+
+_SEGMENTS = st.lists(st.sampled_from(["a", "b", "ab", "a.b", "b-"]), max_size=4)
+
+
+@given(path=_SEGMENTS, old=_SEGMENTS)
+def test_a_path_moves_to_the_pre_trial_tree_exactly_when_pathlib_says_it_lies_under_the_view(
+    path: list[str], old: list[str]
+) -> None:
+    """The string shortcut agrees with ``relative_to``: ``/a/ab`` is not under ``/a/a``."""
+    source, view, pre = Path("/", *path), Path("/", *old), Path("/pre")
+    expected = pre / source.relative_to(view) if source.is_relative_to(view) else source
+    assert _under(source, view, pre) == expected
