@@ -42,7 +42,7 @@ PROD_SH = (
 PROD = {"prod.sh": PROD_SH}
 RECEIPT = {"path": "receipt.json", "json_pointer": "/phase", "equals": "settled"}
 """An artifact check that reads ``prod.sh``'s receipt back."""
-RUN_OK = {"run.sh": '#!/bin/sh\nset -- ok\necho "$1"\n'}
+RUN_OK = {"run.sh": "#!/bin/sh\nset -- ok\nprintf '%s\\n' \"$1\" | tr -d '\\r'\n"}
 
 
 def make_skill(

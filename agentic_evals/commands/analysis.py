@@ -67,7 +67,8 @@ __all__ = [
 
 TRIVIAL_PROGRAMS = frozenset(
     {"echo", "printf", "true", "false", ":", "test", "[", "[[", "cat", "ls", "pwd", "head"}
-    | {"tail", "exit", "sleep", "env", "printenv", "command", "type", "which"}
+    | {"tail", "exit", "sleep", "env", "printenv", "command", "type", "which", "dirname"}
+    | {"basename"}
 )
 NEUTRAL_PROGRAMS = frozenset(
     {"cd", "pushd", "popd", "export", "set", "unset", "shift", "local", "readonly", "declare"}

@@ -22,12 +22,8 @@ from agentic_evals.runner.interrupt import Interrupted, interruptible
 from agentic_evals.runner.observe import RunObserver, Teller
 from agentic_evals.runner.plan import CasePlan, CasePlanner, TrialSettings
 from agentic_evals.runner.reaper import Identity, enable_subreaper, runner_children
-from agentic_evals.runner.trials import (
-    UnjudgedTrial,
-    execute_trial,
-    judging_can_wait,
-    run_trial,
-)
+from agentic_evals.runner.trials import execute_trial, judging_can_wait, run_trial
+from agentic_evals.runner.verdict import UnjudgedTrial
 
 if TYPE_CHECKING:
     from agentic_evals.contract.models import Case, Fixture

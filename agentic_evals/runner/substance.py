@@ -5,13 +5,18 @@ entrypoint only when it is *substantive*. It is not when it is:
 
 - empty, or only blank lines and comments (a shebang included);
 - a script whose shebang runs a no-op (``#!/bin/true``, ``#!/bin/false``);
-- a shell script whose every simple command, ``$(...)`` included, is one of
-  ``exit``, ``return``, ``true``, ``false``, ``:``, ``echo`` or ``printf``
-  (assignments and redirections change nothing: ``echo ok > out/r.json``
-  only writes what it was told);
-- a Python module doing only ``print``, ``pass``, ``sys.exit``/``exit``/
-  ``quit``/``raise SystemExit``, docstrings and imports, with literal
-  arguments (an ``if __name__ == "__main__":`` around them changes nothing);
+- a shell script whose every simple command, ``$(...)`` and function bodies
+  included, is one the case-command reading calls trivial or bookkeeping
+  (:data:`~agentic_evals.commands.analysis.TRIVIAL_PROGRAMS`: ``echo``,
+  ``printf``, ``cat``, ``sleep``, ``true``, ``exit``...;
+  :data:`~agentic_evals.commands.analysis.NEUTRAL_PROGRAMS`: ``set``, ``cd``,
+  ``export``...), or a call of a function the script defines (whose body is
+  read with the rest): assignments, here-documents and redirections change
+  nothing (``cat > out/r.json <<EOF`` only writes what it was told);
+- a Python module doing only ``print``, ``sys.stdout.write``, ``pass``,
+  ``sys.exit``/``exit``/``quit``/``raise SystemExit``, docstrings and
+  imports, with literal arguments (an ``if __name__ == "__main__":`` around
+  them changes nothing);
 - a byte copy of a system no-op program (``true``, ``false``).
 
 Anything else is substantive, including a binary and a script in a language
@@ -25,13 +30,21 @@ import functools
 import hashlib
 import os
 import posixpath
+import re
 import shutil
 
+from agentic_evals.commands.analysis import NEUTRAL_PROGRAMS, TRIVIAL_PROGRAMS
 from agentic_evals.commands.shell import simple_commands
 
-_TRIVIAL_COMMANDS = frozenset({"exit", "return", "true", "false", ":", "echo", "printf"})
+_TRIVIAL_COMMANDS = TRIVIAL_PROGRAMS | NEUTRAL_PROGRAMS
+"""One reading for the case's command and the files it runs (``commands/analysis.py``)."""
 _NO_OP_PROGRAMS = ("true", "false")
-_PYTHON_CALLS = frozenset({"print", "exit", "quit", "sys.exit", "os._exit"})
+_PYTHON_CALLS = frozenset(
+    {"print", "exit", "quit", "sys.exit", "os._exit", "sys.stdout.write", "sys.stderr.write"}
+)
+# ``name() { ...; }`` and ``name() ( ... )``: the shell reading lists their bodies' commands too.
+# The ``function name { ...; }`` form is not read here, so its calls stay substantive.
+_FUNCTION = re.compile(r"(?m)^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(\s*\)")
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh"})
 READ_BYTES = 256 * 1024
 """How much of a file is read; a longer file is substantive."""
@@ -81,7 +94,7 @@ def _shell(text: str) -> str | None:
     if any(cmd.unparsed for cmd in commands):
         return None
     names = {posixpath.basename(cmd.argv[0]) for cmd in commands if cmd.argv}
-    if names <= _TRIVIAL_COMMANDS:
+    if names <= _TRIVIAL_COMMANDS | set(_FUNCTION.findall(text)):
         shown = ", ".join(sorted(names)) or "nothing"
         return f"a shell script that runs only {shown}"
     return None

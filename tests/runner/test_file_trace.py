@@ -155,6 +155,12 @@ def test_strace_traces_a_trial_without_an_overlay(
         ("#!/usr/bin/env python3\nimport sys\nprint('ok')\nsys.exit(0)\n", "tool"),
         ('"""Doc."""\nif __name__ == "__main__":\n    print("ok")\n    pass\n', "tool.py"),
         ("X=1\necho $X > out.txt\n", "run.sh"),
+        ("cat <<'EOF'\ndeployed to production\nEOF\n", "run.sh"),
+        ("mkdir_out() { echo 'deployed'; }\nmkdir_out\n", "run.sh"),
+        ("say() (\n  echo deployed\n)\nsay\n", "run.sh"),
+        ("import sys\nsys.stdout.write('deployed\\n')\n", "run.py"),
+        ('#!/bin/sh\nset -eu\ncd "$(dirname "$0")"\nsleep 0\necho deployed | cat\n', "run.sh"),
+        ('cat > out/r.json <<EOF\n{"ok": true}\nEOF\n', "run.sh"),
     ],
 )
 def test_files_that_do_nothing_are_trivial(content: str, name: str) -> None:
@@ -175,6 +181,12 @@ def test_a_byte_copy_of_true_is_trivial() -> None:
         ("import json\nprint(json.dumps({'a': 1}))\n", "tool.py"),
         ("print(open('x').read())\n", "tool.py"),
         ("#!/usr/bin/env node\nconsole.log(1)\n", "tool"),
+        # A function's body is read with the rest: calling it does what the body does.
+        ("deploy() { cp a b; }\ndeploy\n", "run.sh"),
+        # The ``function`` keyword form is not read: its calls stay substantive.
+        ("function deploy { echo deployed; }\ndeploy\n", "run.sh"),
+        ("echo deployed | sort\n", "run.sh"),
+        ("import sys\nsys.stdout.write(open('x').read())\n", "tool.py"),
     ],
 )
 def test_files_that_do_something_are_substantive(content: str, name: str) -> None:

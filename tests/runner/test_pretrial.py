@@ -50,7 +50,7 @@ def null_trials(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
             seen.append((pre.source, [(p.code, p.oracle) for p in null.problems], content))
         return real(case, result, context)
 
-    monkeypatch.setattr("agentic_evals.runner.trials.evaluate_oracles", judged)
+    monkeypatch.setattr("agentic_evals.runner.verdict.evaluate_oracles", judged)
     return seen
 
 

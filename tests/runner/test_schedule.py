@@ -18,7 +18,7 @@ from agentic_evals.evaluation.evaluate import RunOptions, evaluate
 from agentic_evals.evidence.gates import load_fixture
 from agentic_evals.runner import schedule, trials
 from agentic_evals.runner.interrupt import Interrupted
-from agentic_evals.runner.trials import UnjudgedTrial
+from agentic_evals.runner.verdict import UnjudgedTrial
 
 VOLATILE = {"run_id", "generated_at", "duration_ms"}
 

@@ -29,8 +29,22 @@ load-time gate lets it run and only the trace can tell that the program did noth
         ("", ["bash", "-c", f"bash ../run.sh && {SAYS}"]),
         ("#!/bin/true\npython3 deploy.py\n", ["bash", "-c", f"../run.sh && {SAYS}"]),
         ("print('deployed to production')\n", ["python3", "../run.py"]),
+        ("cat <<'EOF'\ndeployed to production\nEOF\n", ["bash", "../run.sh"]),
+        ("say() { echo 'deployed to production'; }\nsay\n", ["bash", "../run.sh"]),
+        ("set -e\nsleep 0\necho 'deployed to production' | cat\n", ["bash", "../run.sh"]),
+        ("import sys\nsys.stdout.write('deployed to production\\n')\n", ["python3", "../run.py"]),
     ],
-    ids=["exit-0", "echoes-the-prose", "empty-file", "true-shebang", "python-print"],
+    ids=[
+        "exit-0",
+        "echoes-the-prose",
+        "empty-file",
+        "true-shebang",
+        "python-print",
+        "here-document",
+        "function-that-echoes",
+        "bookkeeping-and-a-pipe",
+        "python-stdout-write",
+    ],
 )
 def test_a_program_that_does_nothing_is_not_live(
     tmp_path: Path, content: str, command: list[str]

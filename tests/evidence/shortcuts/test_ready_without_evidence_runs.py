@@ -19,8 +19,9 @@ from agentic_evals.judge.shard import SHARD_VARIABLES
 RUN_SH = (
     "#!/usr/bin/env bash\n"
     '[ "$1" = --bad ] && { echo "bad flag: $1" >&2; exit 2; }\n'
-    "echo counted 3 rows\n"
+    "printf 'a\\nb\\nc\\n' | wc -l | xargs printf 'counted %s rows\\n'\n"
 )
+"""Counts rows with ``wc``, so it does something: a fixed ``echo`` of the line would not."""
 COUNTS = case(
     "counts",
     command=["bash", "../run.sh"],
