@@ -32,16 +32,18 @@ from agentic_evals.reports.model.run import (
     REPORT_SCHEMA,
     CaseReport,
     FixtureCase,
-    Problem,
     RepoInfo,
     Report,
     RunnerInfo,
     ShardInfo,
+)
+from agentic_evals.reports.model.trace import ArtifactWriter, FileTrace
+from agentic_evals.reports.model.trial import (
+    Problem,
     StreamStats,
     TrialReport,
     WorkspaceChangesReport,
 )
-from agentic_evals.reports.model.trace import ArtifactWriter, FileTrace
 
 __all__ = [
     "CASE_OUTCOMES",
