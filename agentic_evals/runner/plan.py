@@ -20,6 +20,7 @@ from agentic_evals.runner.matching import StreamWatch
 if TYPE_CHECKING:
     from agentic_evals.runner.containment.run import RunContainment
     from agentic_evals.runner.isolation.run import RunIsolation
+    from agentic_evals.runner.stub_copies import StubCopyFinder
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,9 @@ class TrialSettings:
     """The run's private views; None runs on the shared tree (or a copy of a workspace)."""
     containment: RunContainment | None = None
     """The run's cgroups, limits and network namespaces; None contains by the subreaper only."""
+    stub_copies: StubCopyFinder | None = None
+    """Finds the stubs' copies outside the tree before each traced trial; None when the run
+    has no traced case."""
 
 
 @dataclass(frozen=True)
