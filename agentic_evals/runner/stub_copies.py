@@ -96,6 +96,9 @@ class StubCopyFinder:
         self.started = started
         """When the run began (seconds since the epoch): older unnamed files are no copies."""
         self._digests: StubDigests | None = None
+        self._words: dict[int, tuple[Case, tuple[str, ...]]] = {}
+        """Each case (kept, so its id stays its own) with its words, read once; what they name
+        is looked up before every trial."""
         self._lock = threading.Lock()
 
     def digests(self) -> StubDigests:
@@ -123,8 +126,12 @@ class StubCopyFinder:
         """The resolved files outside the tree that ``case``'s words and env values name."""
         cwd = self.layout.path(case.cwd) if case.cwd else self.layout.base
         env = {**self.env, **case.env}
+        with self._lock:
+            if id(case) not in self._words:
+                self._words[id(case)] = (case, tuple(dict.fromkeys(_words(case))))
+            words = self._words[id(case)][1]
         found: list[Path] = []
-        for word in _words(case):
+        for word in words:
             text = _expanded(resolve(word, self.layout.bindings()), env)
             if text is None:
                 continue
