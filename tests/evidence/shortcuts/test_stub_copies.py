@@ -136,14 +136,16 @@ def test_a_copy_read_by_a_later_live_case_disqualifies_it(
 
 
 @pytest.mark.parametrize("tracer", TRACERS)
+@pytest.mark.parametrize("cp", ["cp", "cp -p"], ids=["cp", "cp-keeping-mtime"])
 def test_a_copy_directly_in_tmp_read_by_the_skill_itself_disqualifies(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tracer: str, stub: str, in_tmp: Path
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tracer: str, cp: str, stub: str, in_tmp: Path
 ) -> None:
-    # No case names the copy's path in words the reading sees: it is found in /tmp.
+    # No case names the copy's path in words the reading sees: it is found in /tmp, also
+    # when the copy keeps the stub's old mtime (its ctime is the copy's).
     monkeypatch.setenv(TRACER_VAR, tracer)
     name = in_tmp.name
     files = _files(stub, **{"fixed.sh": _reads_fixed(in_tmp)})
-    earlier = copier(f'N={name}; cp stub.csv "/tmp/$N"')
+    earlier = copier(f'touch -d 2001-01-01 stub.csv; {cp} stub.csv "/tmp/$(printf %s {name})"')
     result, _ = run_cases(tmp_path, files, earlier, live_case(["bash", "../fixed.sh"]))
     _disqualified(result, in_tmp)
 
