@@ -38,6 +38,9 @@ from agentic_evals.runner.stub_digests import StubDigests, copies_among, folder_
 
 TEMPORARY_FOLDERS: Final = ("/tmp", "/var/tmp", "/dev/shm")
 """Where copies are looked for unnamed (with ``$TMPDIR``), top level and one level down."""
+RUNNER_PREFIX: Final = "agentic-evals-"
+"""The runner's own temporary entries (views, workspace copies, traces, leases) start so: they
+are passed over when looking for copies."""
 MAX_GLOB_MATCHES: Final = 256
 """At most this many matches of one glob are candidates."""
 _GLOB = re.compile(r"[*?\[]")
@@ -150,7 +153,8 @@ class StubCopyFinder:
         found: list[Path] = []
         for folder in dict.fromkeys(os.path.realpath(f) for f in folders if f):
             if not Path(folder).is_relative_to(self.tree):
-                found += folder_files(Path(folder), depth=1, since=self.started - _SLACK)
+                since = self.started - _SLACK
+                found += folder_files(Path(folder), 1, since, RUNNER_PREFIX)
         home = self.env.get("HOME", "")
         if home and not Path(os.path.realpath(home)).is_relative_to(self.tree):
             found += folder_files(Path(os.path.realpath(home)), since=self.started - _SLACK)

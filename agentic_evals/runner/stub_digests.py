@@ -119,11 +119,15 @@ def copies_among(paths: Iterable[Path], digests: StubDigests) -> dict[str, str]:
     return found
 
 
-def folder_files(folder: Path, depth: int = 0, since: float | None = None) -> list[Path]:
+def folder_files(
+    folder: Path, depth: int = 0, since: float | None = None, skip: str | None = None
+) -> list[Path]:
     """The regular files directly in ``folder`` (and ``depth`` levels down), bounded.
 
     With ``since`` (a time in seconds), only the files changed (``mtime`` or
     ``ctime``) then or later: a copy made during the run, ``cp -p`` included.
+    Entries named with the prefix ``skip`` are passed over, and a subfolder
+    that is a mount point (another trial's view) is not entered.
     """
     found: list[Path] = []
     pending = [(folder, depth)]
@@ -137,9 +141,11 @@ def folder_files(folder: Path, depth: int = 0, since: float | None = None) -> li
             continue
         budget -= len(entries)
         for entry in entries:
+            if skip is not None and entry.name.startswith(skip):
+                continue
             try:
                 if entry.is_dir(follow_symlinks=False):
-                    if left > 0:
+                    if left > 0 and not os.path.ismount(entry.path):
                         pending.append((Path(entry.path), left - 1))
                     continue
                 info = entry.stat(follow_symlinks=False)

@@ -208,3 +208,16 @@ def test_strace_records_opens_of_watched_files_outside_the_tree_only(tmp_path: P
     unwatched = TraceRecorder("strace")
     absorb(lines, unwatched, tree, tree)
     assert unwatched.opened == {}
+
+
+def test_the_runner_s_own_temporary_entries_are_passed_over(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "agentic-evals-view-x").mkdir()
+    (tmp_path / "agentic-evals-view-x" / "inside.txt").write_text("x")
+    (tmp_path / "agentic-evals-runs").write_text("x")
+    (tmp_path / "theirs").mkdir()
+    (tmp_path / "theirs" / "kept.txt").write_text("x")
+    found = {p.name for p in folder_files(tmp_path, 1, None, "agentic-evals-")}
+    assert found == {"kept.txt"}
+    assert "inside.txt" in {p.name for p in folder_files(tmp_path, 1)}
