@@ -8,11 +8,12 @@ stray processes and failed oracles all become evidence in the report.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from agentic_evals import clock
-from agentic_evals.contract.layout import fixture_layout
+from agentic_evals.contract.layout import FixtureLayout, fixture_layout
 from agentic_evals.contract.load import LoadResult
 from agentic_evals.contract.models import Case, Fixture
 from agentic_evals.contract.vocabulary import DEFAULT_RUN_TIER, QualificationTier
@@ -28,6 +29,8 @@ from agentic_evals.runner.observe import RunObserver
 from agentic_evals.runner.plan import TrialSettings
 from agentic_evals.runner.process import enable_subreaper
 from agentic_evals.runner.schedule import CaseRun, run_cases
+from agentic_evals.runner.stub_copies import StubCopyFinder
+from agentic_evals.runner.trace_files import traced_case
 
 DEFAULT_TIMEOUT_SECONDS = 30.0
 
@@ -130,6 +133,7 @@ def evaluate(loaded: LoadResult, options: RunOptions | None = None) -> Evaluatio
             keep_workspaces=options.keep_workspaces,
             isolation=confinement.isolation,
             containment=confinement.containment,
+            stub_copies=_stub_copy_finder(layout, fixture, selected, environ),
         )
         interrupted_by = run_cases(
             fixture, runs, settings, options.jobs, options.observer, confinement
@@ -152,3 +156,15 @@ def evaluate(loaded: LoadResult, options: RunOptions | None = None) -> Evaluatio
         "resumed_from": resumed,
     }
     return Evaluation(report.model_copy(update=update), interrupted_by)
+
+
+def _stub_copy_finder(
+    layout: FixtureLayout,
+    fixture: Fixture,
+    selected: list[tuple[int, Case]],
+    environ: Mapping[str, str],
+) -> StubCopyFinder | None:
+    """The run's finder of stub copies, when a selected case is traced (else no cost at all)."""
+    if not any(traced_case(case) for _, case in selected):
+        return None
+    return StubCopyFinder(layout, fixture.cases, environ, clock.utc_now().timestamp())

@@ -11,10 +11,11 @@ of :mod:`.qualification` (the same :class:`Disqualifier`, the same effect):
   ...) is a skill-tree file that does nothing (``LIVE_ENV_INJECTION``);
 - after the run, from each trial's ``file_trace`` (:func:`trace_blockers`):
   a trial that could not be traced (``TRACE_UNAVAILABLE``), ran no
-  substantive skill-tree file (``LIVE_NO_ENTRYPOINT``), opened a stub
-  (``LIVE_STUB_INPUT``), or whose artifact readbacks were not written by the
-  entrypoint's process subtree during the trial (``LIVE_NO_READBACK``, when
-  no other readback is left).
+  substantive skill-tree file (``LIVE_NO_ENTRYPOINT``), opened a stub or a
+  stub's copy outside the tree, or names such a copy (``LIVE_STUB_INPUT``),
+  or whose artifact readbacks were not written by the entrypoint's process
+  subtree during the trial (``LIVE_NO_READBACK``, when no other readback is
+  left).
 """
 
 from __future__ import annotations
@@ -102,8 +103,11 @@ def trace_blockers(readbacks: tuple[str, ...], trials: Iterable[TrialReport]) ->
         reason = f"ran no substantive skill-tree file, as its trace shows{detail}"
         found.append(Disqualifier(codes.LIVE_NO_ENTRYPOINT, reason))
     stubs = sorted({path for t in traced for path in t.stub_opens})
-    if stubs:
-        found.append(Disqualifier(codes.LIVE_STUB_INPUT, f"opened stub files ({', '.join(stubs)})"))
+    # A stub's copy outside the tree counts whether the trace saw it opened or the case names it.
+    copies = sorted({copy for t in traces for copy in t.stub_copies})
+    parts = [f"opened stub files ({', '.join(stubs)})"] if stubs else []
+    if stubs or copies:
+        found.append(Disqualifier(codes.LIVE_STUB_INPUT, "; ".join([*parts, *copies])))
     if traced and readbacks and set(readbacks) <= {"artifacts"}:
         written = {
             path

@@ -21,6 +21,7 @@ from agentic_evals.runner.matching import StreamWatch
 if TYPE_CHECKING:
     from agentic_evals.runner.containment.run import RunContainment
     from agentic_evals.runner.isolation.run import RunIsolation
+    from agentic_evals.runner.stub_copies import StubCopyFinder
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,9 @@ class TrialSettings:
     """The run's private views; None runs on the shared tree (or a copy of a workspace)."""
     containment: RunContainment | None = None
     """The run's cgroups, limits and network namespaces; None contains by the subreaper only."""
+    stub_copies: StubCopyFinder | None = None
+    """Finds the stubs' copies outside the tree before each traced trial; None when the run
+    has no traced case."""
 
     @functools.cached_property
     def real_tree(self) -> Path:

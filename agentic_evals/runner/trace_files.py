@@ -37,6 +37,7 @@ from agentic_evals.oracles.base import OracleContext
 from agentic_evals.oracles.paths import UnsafePathError, resolve_artifact
 from agentic_evals.reports.model import ArtifactWriter, FileTrace, Problem
 from agentic_evals.runner.fanotify import FanotifyTrace, fanotify_problem
+from agentic_evals.runner.stub_copies import StubCopies, StubCopyFinder
 from agentic_evals.runner.trace_record import TraceRecorder
 from agentic_evals.runner.trace_strace import FILE_EVENTS, StraceTracer
 from agentic_evals.runner.trace_strace_files import absorb
@@ -77,6 +78,8 @@ class FileTracing:
         self._fanotify: FanotifyTrace | None = None
         self.strace: StraceTracer | None = None
         """The tracer to run the trial under, when strace traces it."""
+        self.copies = StubCopies({}, {})
+        """The stubs' copies outside the tree before the trial (watched, and named by the case)."""
 
     @property
     def method(self) -> str:
@@ -85,25 +88,37 @@ class FileTracing:
 
     @classmethod
     def for_trial(
-        cls, case: Case, tree: Path, mode: str, artifact_root: Path, cwd: Path
+        cls,
+        case: Case,
+        tree: Path,
+        mode: str,
+        artifact_root: Path,
+        cwd: Path,
+        finder: StubCopyFinder | None = None,
     ) -> FileTracing | None:
         """Start tracing a trial of ``case`` when it is traced (:func:`traced_case`), else None.
 
         ``tree`` is the skill tree (its view's path), ``artifact_root`` where
-        its artifacts resolve (a workspace's view is a mount of its own too).
+        its artifacts resolve (a workspace's view is a mount of its own too);
+        ``finder`` finds the stubs' copies outside the tree, to watch too.
         """
         if not traced_case(case):
             return None
         mounts = dict.fromkeys((tree, Path(os.path.realpath(artifact_root))))
-        tracing = cls.start(tree, mode, tuple(mounts))
+        copies = finder.before_trial(case) if finder is not None else StubCopies({}, {})
+        tracing = cls.start(tree, mode, tuple(mounts), copies)
+        tracing.copies = copies
         tracing.cwd = Path(os.path.realpath(cwd))
         return tracing
 
     @classmethod
-    def start(cls, tree: Path, mode: str, mounts: Sequence[Path]) -> FileTracing:
+    def start(
+        cls, tree: Path, mode: str, mounts: Sequence[Path], copies: StubCopies
+    ) -> FileTracing:
         """Trace a trial whose view of the skill tree is ``tree`` (isolation ``mode``).
 
-        ``mounts`` are the view's mounts to mark (the tree's, a workspace's).
+        ``mounts`` are the view's mounts to mark (the tree's, a workspace's),
+        ``copies`` the stubs' copies outside it, each marked by its inode.
         Called in the trial's thread, before its process is spawned.
         """
         try:
@@ -116,7 +131,8 @@ class FileTracing:
             problem = problem or fanotify_problem()
             if problem is None:
                 tracing = cls(tree, mode, "fanotify")
-                tracing._fanotify = FanotifyTrace(tuple(mounts), (), tracing.recorder)
+                files = tuple(Path(path) for path in copies.watched)
+                tracing._fanotify = FanotifyTrace(tuple(mounts), files, tracing.recorder)
                 try:
                     tracing._fanotify.start()
                     return tracing
@@ -150,20 +166,23 @@ class FileTracing:
             return
         # strace escapes every byte outside printable ASCII, so latin-1 never fails.
         with record.open("r", encoding="latin-1", newline="\n") as lines:
-            absorb(lines, self.recorder, cwd, self.tree)
+            absorb(lines, self.recorder, cwd, self.tree, frozenset(self.copies.watched))
 
     def report(self, case: Case, context: OracleContext) -> FileTrace:
         """The trial's record, its paths shown relative to the skill tree."""
         recorder = self.recorder
         if recorder.method == "unavailable":
-            return FileTrace(method="unavailable", reason=self.reason)
+            seen = self.copies.seen((), self.tree)
+            return FileTrace(method="unavailable", reason=self.reason, stub_copies=seen)
         entrypoints: dict[str, None] = {}
         trivial: dict[str, None] = {}
         checked: dict[str, None] = {}
         roots: dict[int, int] = {}
         for run in recorder.runs:
             shown = self._shown(run.path)
-            if run.how == "check":
+            if shown in self.copies.watched:
+                trivial[f"{shown}: a copy of {self.copies.watched[shown]}"] = None
+            elif run.how == "check":
                 checked[f"{shown} ({run.option})"] = None
             elif run.trivial is not None or stub_location(shown):
                 trivial[f"{shown}: {run.trivial or 'a file in a stub location'}"] = None
@@ -188,6 +207,7 @@ class FileTracing:
             trivial=list(trivial),
             checked=list(checked),
             stub_opens=sorted(set(stubs)),
+            stub_copies=self.copies.seen(recorder.opened, self.tree),
             artifacts=self._artifacts(case, context, roots),
             incomplete=list(recorder.errors),
         )

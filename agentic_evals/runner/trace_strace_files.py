@@ -48,8 +48,18 @@ def _unescape(text: str) -> str:
     return re.sub(r"\\x([0-9a-fA-F]{2})", lambda m: chr(int(m[1], 16)), text)
 
 
-def absorb(lines: Iterable[str], recorder: TraceRecorder, cwd: Path, tree: Path) -> None:
-    """Fill ``recorder`` from strace's record ``lines`` of a trial run in ``cwd``."""
+def absorb(
+    lines: Iterable[str],
+    recorder: TraceRecorder,
+    cwd: Path,
+    tree: Path,
+    watched: frozenset[str] = frozenset(),
+) -> None:
+    """Fill ``recorder`` from strace's record ``lines`` of a trial run in ``cwd``.
+
+    Opens inside ``tree`` are recorded, and opens of the ``watched`` files
+    outside it (the stubs' copies), by the path the kernel resolved.
+    """
     programs: dict[int, tuple[str, tuple[str, ...]]] = {}
     verdicts: dict[str, str | None] = {}
     for pid, name, rest in strace_calls(lines, "[a-z0-9_]+"):
@@ -75,7 +85,7 @@ def absorb(lines: Iterable[str], recorder: TraceRecorder, cwd: Path, tree: Path)
             if opened is None:
                 continue
             path = _unescape(opened[1])
-            if not Path(path).is_relative_to(tree):
+            if not Path(path).is_relative_to(tree) and path not in watched:
                 continue
             recorder.open(path, pid)
             if _WRITE_FLAGS.search(rest):

@@ -145,7 +145,9 @@ def _execute(
     # The shared tree has no pre-trial state to read afterwards: judge its null trial now.
     null_before = null_trial_before(case, view.context)
     tree = settings.real_tree
-    tracing = FileTracing.for_trial(case, tree, view.mode, view.context.artifact_root, cwd)
+    tracing = FileTracing.for_trial(
+        case, tree, view.mode, view.context.artifact_root, cwd, settings.stub_copies
+    )
     strace = tracing.strace if tracing is not None else None
     with (
         stopping(tracing),

@@ -24,6 +24,9 @@ class FileTrace(OutputModel):
     """Skill-tree files an interpreter only checked (``run.sh (-n)``): nothing ran."""
     stub_opens: list[str] = []
     """Files under a stub location (``fixtures/`` and look-alikes) it opened."""
+    stub_copies: list[str] = []
+    """Files outside the skill tree whose content is a stub's that it opened, or that its case
+    names (``opened /tmp/stub.csv, a copy of fixtures/stub.csv``)."""
     artifacts: dict[str, ArtifactWriter] = {}
     """Each artifact a check reads: written by the entrypoint's process subtree, by the case's
     own wrapper, or not written during the trial."""

@@ -1,0 +1,218 @@
+"""Copies of a skill's stubs outside its tree, found before each live trial (docs/evidence.md).
+
+An earlier case (or a skill script) may copy a stub out of the tree
+(``cp fixtures/stub.csv /tmp/stub.csv``), and a later live case read the copy
+by any spelling. Before each traced trial :class:`StubCopyFinder` looks for
+such copies among:
+
+- every path that any case of the fixture names (command words, redirection
+  targets, ``env`` values) outside the tree: symlinks resolved, globs
+  expanded, a named folder giving its direct files;
+- the regular files directly in the temporary folders (``$TMPDIR``, ``/tmp``,
+  ``/var/tmp``, ``/dev/shm``, and one level down) and in ``$HOME``, changed
+  since the run began.
+
+A candidate whose size and sha256 equal a stub's is a copy. The tracer then
+watches each copy (:mod:`agentic_evals.runner.trace_files`); a copy the case
+itself names disqualifies it without any trace. The stubs' digests are read
+once per run, by the first traced trial; untraced cases cost nothing.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import posixpath
+import re
+import sys
+import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Final, NamedTuple
+
+from agentic_evals.commands.shell import simple_commands
+from agentic_evals.contract.layout import FixtureLayout
+from agentic_evals.contract.models import Case
+from agentic_evals.contract.placeholders import resolve
+from agentic_evals.runner.stub_digests import StubDigests, copies_among, folder_files, stub_digests
+
+TEMPORARY_FOLDERS: Final = ("/tmp", "/var/tmp", "/dev/shm")
+"""Where copies are looked for unnamed (with ``$TMPDIR``), top level and one level down."""
+RUNNER_PREFIX: Final = "agentic-evals-"
+"""The runner's own temporary entries (views, workspace copies, traces, leases) start so: they
+are passed over when looking for copies."""
+MAX_GLOB_MATCHES: Final = 256
+"""At most this many matches of one glob are candidates."""
+_GLOB = re.compile(r"[*?\[]")
+_VARIABLE = re.compile(r"\$(?:\{(\w+)\}|(\w+))")
+_SLACK: Final = 1.0
+"""Seconds before the run's start still counted as during it (coarse file-system clocks)."""
+_NEVER: Final = ("/proc/", "/sys/", "/dev/")
+"""No candidate is read there (``/dev/shm`` is looked at on its own)."""
+
+
+class StubCopies(NamedTuple):
+    """The stub copies outside the tree before one trial, each to the stub it equals."""
+
+    watched: dict[str, str]
+    """Every copy found (resolved path to the stub, relative to the tree): the tracer watches
+    them."""
+    named: dict[str, str]
+    """Those the case itself names: they disqualify it without a trace."""
+
+    def seen(self, opened: Iterable[str], tree: Path) -> list[str]:
+        """The copies among the ``opened`` files, then those named and not opened, in words.
+
+        An open outside ``tree`` is a copy's by its resolved path, or by its
+        device and inode (a hard link to a copy).
+        """
+        watched = self.watched
+        inodes = {key: path for path in watched if (key := _inode(path)) is not None}
+        found: dict[str, None] = {}
+        for path in opened:
+            if Path(path).is_relative_to(tree):
+                continue
+            key = _inode(path)
+            copy = path if path in watched else inodes.get(key) if key is not None else None
+            if copy is not None:
+                found[copy] = None
+        words = [f"opened {path}, a copy of {watched[path]}" for path in sorted(found)]
+        named = sorted(set(self.named) - set(found))
+        return words + [f"names {path}, a copy of {self.named[path]}" for path in named]
+
+
+class StubCopyFinder:
+    """Finds the stub copies before each traced trial of one run (thread-safe)."""
+
+    def __init__(
+        self,
+        layout: FixtureLayout,
+        cases: Sequence[Case],
+        env: Mapping[str, str],
+        started: float,
+    ) -> None:
+        self.layout = layout
+        self.tree = Path(os.path.realpath(layout.skill_tree))
+        self.cases = tuple(cases)
+        self.env = dict(env)
+        """The runner's environment (``$HOME``, ``$TMPDIR``), under each case's own."""
+        self.started = started
+        """When the run began (seconds since the epoch): older unnamed files are no copies."""
+        self._digests: StubDigests | None = None
+        self._words: dict[int, tuple[Case, tuple[str, ...]]] = {}
+        """Each case (kept, so its id stays its own) with its words, read once; what they name
+        is looked up before every trial."""
+        self._lock = threading.Lock()
+
+    def digests(self) -> StubDigests:
+        """The stubs' digests, read on first use."""
+        with self._lock:
+            if self._digests is None:
+                self._digests = stub_digests(self.tree)
+            return self._digests
+
+    def before_trial(self, case: Case) -> StubCopies:
+        """The stub copies outside the tree now, and those ``case`` names."""
+        digests = self.digests()
+        if not digests.sizes:
+            return StubCopies({}, {})
+        own = set(self.named(case))
+        candidates = [*own]
+        for other in self.cases:
+            if other is not case:
+                candidates += self.named(other)
+        candidates += self._fresh_temporary_files()
+        copies = copies_among((p for p in candidates if self._allowed(p)), digests)
+        return StubCopies(copies, {p: s for p, s in copies.items() if Path(p) in own})
+
+    def named(self, case: Case) -> list[Path]:
+        """The resolved files outside the tree that ``case``'s words and env values name."""
+        cwd = self.layout.path(case.cwd) if case.cwd else self.layout.base
+        env = {**self.env, **case.env}
+        with self._lock:
+            if id(case) not in self._words:
+                self._words[id(case)] = (case, tuple(dict.fromkeys(_words(case))))
+            words = self._words[id(case)][1]
+        found: list[Path] = []
+        for word in words:
+            text = _expanded(resolve(word, self.layout.bindings()), env)
+            if text is None:
+                continue
+            for path in _matches(text, cwd):
+                real = Path(os.path.realpath(path))
+                if real.is_relative_to(self.tree):
+                    continue
+                if real.is_dir():
+                    found += folder_files(real)
+                else:
+                    found.append(real)
+        return list(dict.fromkeys(found))
+
+    def _fresh_temporary_files(self) -> list[Path]:
+        folders = [self.env.get("TMPDIR", ""), *TEMPORARY_FOLDERS]
+        found: list[Path] = []
+        for folder in dict.fromkeys(os.path.realpath(f) for f in folders if f):
+            if not Path(folder).is_relative_to(self.tree):
+                since = self.started - _SLACK
+                found += folder_files(Path(folder), 1, since, RUNNER_PREFIX)
+        home = self.env.get("HOME", "")
+        if home and not Path(os.path.realpath(home)).is_relative_to(self.tree):
+            found += folder_files(Path(os.path.realpath(home)), since=self.started - _SLACK)
+        return [Path(os.path.realpath(path)) for path in found]
+
+    def _allowed(self, path: Path) -> bool:
+        """Whether ``path`` may be read and watched: no runner file, no pseudo-file system."""
+        text = str(path)
+        if text.startswith("/dev/shm/"):
+            return not path.is_relative_to(self.tree)
+        if text.startswith(_NEVER) or path.is_relative_to(self.tree):
+            return False
+        own = {sys.prefix, sys.base_prefix, sys.exec_prefix, str(Path(__file__).parents[1])}
+        return not any(path.is_relative_to(os.path.realpath(root)) for root in own)
+
+
+def _inode(path: str) -> tuple[int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
+def _words(case: Case) -> Iterator[str]:
+    """Every word of ``case`` that may name a file: arguments, redirections, env values."""
+    yield from case.command[1:]
+    for command in simple_commands(case.command, case.env):
+        yield from command.argv[1:]
+        yield from (target for _, target in command.redirects)
+    yield from case.env.values()
+
+
+def _expanded(word: str, env: Mapping[str, str]) -> str | None:
+    """``word`` with ``~`` and its ``$VAR``s expanded from ``env``; None when one is unknown."""
+    if "=" in word and not word.startswith(("/", ".", "~")):
+        word = word.partition("=")[2]
+    if word.startswith("~/") or word == "~":
+        word = env.get("HOME", "~") + word[1:]
+    missing = False
+
+    def value(match: re.Match[str]) -> str:
+        nonlocal missing
+        name = match[1] or match[2]
+        if name not in env:
+            missing = True
+        return env.get(name, "")
+
+    text = _VARIABLE.sub(value, word)
+    if missing or not text or "$" in text or "`" in text or text.startswith("-"):
+        return None
+    return text
+
+
+def _matches(text: str, cwd: Path) -> list[str]:
+    """The paths ``text`` names from ``cwd``: itself, or a glob's first matches."""
+    path = text if posixpath.isabs(text) else str(cwd / text)
+    if _GLOB.search(text) is None:
+        return [path] if os.path.lexists(path) else []
+    matches = glob.iglob(path)
+    return [match for _, match in zip(range(MAX_GLOB_MATCHES), matches, strict=False)]
