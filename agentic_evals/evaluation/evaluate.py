@@ -135,9 +135,13 @@ def evaluate(loaded: LoadResult, options: RunOptions | None = None) -> Evaluatio
             containment=confinement.containment,
             stub_copies=_stub_copy_finder(layout, fixture, selected, environ),
         )
-        interrupted_by = run_cases(
-            fixture, runs, settings, options.jobs, options.observer, confinement
-        )
+        try:
+            interrupted_by = run_cases(
+                fixture, runs, settings, options.jobs, options.observer, confinement
+            )
+        finally:
+            if settings.stub_copies is not None:
+                settings.stub_copies.close()
     report = build_report(
         loaded,
         runs,

@@ -34,6 +34,7 @@ from agentic_evals.commands.shell import simple_commands
 from agentic_evals.contract.layout import FixtureLayout
 from agentic_evals.contract.models import Case
 from agentic_evals.contract.placeholders import resolve
+from agentic_evals.runner.fresh_files import FreshFiles
 from agentic_evals.runner.stub_digests import StubDigests, copies_among, folder_files, stub_digests
 
 TEMPORARY_FOLDERS: Final = ("/tmp", "/var/tmp", "/dev/shm")
@@ -99,10 +100,17 @@ class StubCopyFinder:
         self.started = started
         """When the run began (seconds since the epoch): older unnamed files are no copies."""
         self._digests: StubDigests | None = None
-        self._words: dict[int, tuple[Case, tuple[str, ...]]] = {}
+        self._words: dict[int, tuple[Case, tuple[tuple[str, Path], ...]]] = {}
         """Each case (kept, so its id stays its own) with its words, read once; what they name
         is looked up before every trial."""
         self._lock = threading.Lock()
+        self._fresh_found: dict[str, str] = {}
+        """The copies among the files changed in the temporary folders, kept between trials."""
+        self._fresh: FreshFiles | None = None
+        try:
+            self._fresh = FreshFiles(self._temporary_folders(), RUNNER_PREFIX, self.tree)
+        except OSError:
+            self._fresh = None  # no inotify: the temporary folders are walked before each trial
 
     def digests(self) -> StubDigests:
         """The stubs' digests, read on first use."""
@@ -116,49 +124,94 @@ class StubCopyFinder:
         digests = self.digests()
         if not digests.sizes:
             return StubCopies({}, {})
-        own = set(self.named(case))
-        candidates = [*own]
+        own_words = set(self._case_words(case))
+        every: dict[tuple[str, Path], None] = dict.fromkeys(own_words)
         for other in self.cases:
-            if other is not case:
-                candidates += self.named(other)
-        candidates += self._fresh_temporary_files()
+            every.update(dict.fromkeys(self._case_words(other)))
+        own: set[Path] = set()
+        candidates: list[Path] = []
+        for word in every:  # each distinct word once, however many cases spell it
+            paths = self._resolved(*word)
+            candidates += paths
+            if word in own_words:
+                own.update(paths)
         copies = copies_among((p for p in candidates if self._allowed(p)), digests)
+        copies.update(self._fresh_copies(digests))
         return StubCopies(copies, {p: s for p, s in copies.items() if Path(p) in own})
 
     def named(self, case: Case) -> list[Path]:
         """The resolved files outside the tree that ``case``'s words and env values name."""
-        cwd = self.layout.path(case.cwd) if case.cwd else self.layout.base
-        env = {**self.env, **case.env}
-        with self._lock:
-            if id(case) not in self._words:
-                self._words[id(case)] = (case, tuple(dict.fromkeys(_words(case))))
-            words = self._words[id(case)][1]
         found: list[Path] = []
-        for word in words:
-            text = _expanded(resolve(word, self.layout.bindings()), env)
-            if text is None:
-                continue
-            for path in _matches(text, cwd):
-                real = Path(os.path.realpath(path))
-                if real.is_relative_to(self.tree):
-                    continue
-                if real.is_dir():
-                    found += folder_files(real)
-                else:
-                    found.append(real)
+        for word in self._case_words(case):
+            found += self._resolved(*word)
         return list(dict.fromkeys(found))
 
-    def _fresh_temporary_files(self) -> list[Path]:
-        folders = [self.env.get("TMPDIR", ""), *TEMPORARY_FOLDERS]
+    def close(self) -> None:
+        """Release the watches on the temporary folders."""
+        with self._lock:
+            if self._fresh is not None:
+                self._fresh.close()
+                self._fresh = None
+
+    def _case_words(self, case: Case) -> tuple[tuple[str, Path], ...]:
+        """``case``'s words that may name a file, expanded, with the folder they start from."""
+        with self._lock:
+            known = self._words.get(id(case))
+            if known is None:
+                cwd = self.layout.path(case.cwd) if case.cwd else self.layout.base
+                env = {**self.env, **case.env}
+                bindings = self.layout.bindings()
+                texts = (_expanded(resolve(word, bindings), env) for word in _words(case))
+                pairs = tuple(dict.fromkeys((text, cwd) for text in texts if text is not None))
+                known = self._words[id(case)] = (case, pairs)
+            return known[1]
+
+    def _resolved(self, text: str, cwd: Path) -> list[Path]:
+        """The files outside the tree that ``text`` (from ``cwd``) names now."""
         found: list[Path] = []
-        for folder in dict.fromkeys(os.path.realpath(f) for f in folders if f):
-            if not Path(folder).is_relative_to(self.tree):
-                since = self.started - _SLACK
-                found += folder_files(Path(folder), 1, since, RUNNER_PREFIX)
+        for path in _matches(text, cwd):
+            real = Path(os.path.realpath(path))
+            if real.is_relative_to(self.tree):
+                continue
+            if real.is_dir():
+                found += folder_files(real)
+            else:
+                found.append(real)
+        return found
+
+    def _fresh_copies(self, digests: StubDigests) -> dict[str, str]:
+        """The copies among the files changed in the temporary folders since the run began.
+
+        What the kernel reported changed since the last trial is looked at again
+        (:mod:`.fresh_files`); without its report, the folders are walked.
+        """
+        with self._lock:
+            changed = None if self._fresh is None else self._fresh.changed()
+            if changed is None:
+                self._fresh_found = copies_among(self._walked_temporary_files(), digests)
+            else:
+                real = [Path(os.path.realpath(path)) for path in changed]
+                for path in real:
+                    self._fresh_found.pop(str(path), None)
+                allowed = (path for path in real if self._allowed(path))
+                self._fresh_found.update(copies_among(allowed, digests))
+            return dict(self._fresh_found)
+
+    def _temporary_folders(self) -> list[tuple[Path, int]]:
+        """The temporary folders (one level down) and ``$HOME`` (its top), outside the tree."""
+        folders = [self.env.get("TMPDIR", ""), *TEMPORARY_FOLDERS]
+        found = [(Path(os.path.realpath(f)), 1) for f in dict.fromkeys(folders) if f]
         home = self.env.get("HOME", "")
-        if home and not Path(os.path.realpath(home)).is_relative_to(self.tree):
-            found += folder_files(Path(os.path.realpath(home)), since=self.started - _SLACK)
-        return [Path(os.path.realpath(path)) for path in found]
+        if home:
+            found.append((Path(os.path.realpath(home)), 0))
+        return [(folder, depth) for folder, depth in found if not folder.is_relative_to(self.tree)]
+
+    def _walked_temporary_files(self) -> list[Path]:
+        since = self.started - _SLACK
+        found: list[Path] = []
+        for folder, depth in dict.fromkeys(self._temporary_folders()):
+            found += folder_files(folder, depth, since, RUNNER_PREFIX)
+        return [path for path in map(_real, found) if self._allowed(path)]
 
     def _allowed(self, path: Path) -> bool:
         """Whether ``path`` may be read and watched: no runner file, no pseudo-file system."""
@@ -169,6 +222,10 @@ class StubCopyFinder:
             return False
         own = {sys.prefix, sys.base_prefix, sys.exec_prefix, str(Path(__file__).parents[1])}
         return not any(path.is_relative_to(os.path.realpath(root)) for root in own)
+
+
+def _real(path: Path) -> Path:
+    return Path(os.path.realpath(path))
 
 
 def _inode(path: str) -> tuple[int, int] | None:
