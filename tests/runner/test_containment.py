@@ -16,6 +16,7 @@ from isolation_helpers import case, fixture, needs_cgroups, needs_netns, needs_p
 from agentic_evals import codes
 from agentic_evals.contract.models import Fixture
 from agentic_evals.reports.model import TrialReport
+from agentic_evals.runner.containment.cgroupfs import Reader
 from agentic_evals.runner.containment.limits import DEFAULT_PIDS, effective_limits
 
 PYTHON = sys.executable
@@ -214,3 +215,20 @@ def _process(pid: int) -> psutil.Process | None:
         return None if proc.status() == psutil.STATUS_ZOMBIE else proc
     except psutil.Error:
         return None
+
+
+def test_a_kept_cgroup_file_closed_twice_leaves_the_file_that_took_its_number_open(
+    tmp_path: Path,
+) -> None:
+    """The run's teardown and an interrupted trial may both close one slot's readers."""
+    kept = tmp_path / "pids.current"
+    kept.write_text("3\n")
+    reader = Reader(kept)
+    assert reader.text() == "3\n"
+    reader.close()
+    other = os.open(kept, os.O_RDONLY)  # most likely the number the reader had
+    try:
+        reader.close()
+        assert os.pread(other, 8, 0) == b"3\n"
+    finally:
+        os.close(other)

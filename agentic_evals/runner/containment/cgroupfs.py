@@ -62,6 +62,7 @@ class Reader:
 
     def __init__(self, path: Path) -> None:
         self._fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        self._closing = threading.Lock()
 
     def text(self) -> str:
         """The file's content now."""
@@ -74,8 +75,16 @@ class Reader:
         return b"".join(parts).decode()
 
     def close(self) -> None:
-        """Close the file."""
-        os.close(self._fd)
+        """Close the file, once.
+
+        The run's teardown and a trial's own may both close a slot's readers (an interrupted
+        run does not wait for its last trials): a second close must not close whatever file
+        took the number since.
+        """
+        with self._closing:
+            fd, self._fd = self._fd, -1
+        if fd >= 0:
+            os.close(fd)
 
 
 def kill_cgroup(tracker: Path, freezer: Path | None = None) -> bool:
