@@ -17,15 +17,14 @@ walks the folders instead.
 
 from __future__ import annotations
 
-import ctypes
 import errno
-import functools
 import os
 import struct
-import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
+
+from agentic_evals.runner import kernel
 
 IN_CLOSE_WRITE: Final = 0x8
 IN_MOVED_TO: Final = 0x80
@@ -42,16 +41,6 @@ MAX_WATCHES: Final = 2_000
 """At most this many folders are watched; past it the caller walks instead."""
 
 
-@functools.cache
-def _libc() -> Any:
-    if not sys.platform.startswith("linux"):
-        raise OSError(errno.ENOSYS, "inotify needs Linux")
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.inotify_init1.argtypes = [ctypes.c_int]
-    libc.inotify_add_watch.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_uint32]
-    return libc
-
-
 class FreshFiles:
     """The files created, written or removed under some folders since it was made.
 
@@ -65,12 +54,7 @@ class FreshFiles:
     """
 
     def __init__(self, folders: Iterable[tuple[Path, int]], skip: str, outside: Path) -> None:
-        flags = os.O_NONBLOCK | os.O_CLOEXEC
-        fd = int(_libc().inotify_init1(flags))
-        if fd < 0:
-            number = ctypes.get_errno()
-            raise OSError(number, f"inotify_init1: {os.strerror(number)}")
-        self._fd = fd
+        self._fd = kernel.inotify_init(os.O_NONBLOCK | os.O_CLOEXEC)
         self._skip = skip
         self._outside = outside
         self._dirs: dict[int, tuple[Path, int]] = {}
@@ -111,10 +95,10 @@ class FreshFiles:
         if len(self._dirs) >= MAX_WATCHES:
             self.complete = False
             return
-        wd = int(_libc().inotify_add_watch(self._fd, os.fsencode(folder), _MASK))
-        if wd < 0:
-            number = ctypes.get_errno()
-            if number not in (errno.ENOENT, errno.ENOTDIR, errno.EACCES):
+        try:
+            wd = kernel.inotify_add_watch(self._fd, folder, _MASK)
+        except OSError as error:
+            if error.errno not in (errno.ENOENT, errno.ENOTDIR, errno.EACCES):
                 self.complete = False  # no watch left: the caller walks
             return
         self._dirs[wd] = (folder, depth)

@@ -1,7 +1,8 @@
 """The Linux calls that Python 3.11 lacks, through ctypes on libc.
 
 ``unshare``, ``setns``, ``mount`` and ``umount2`` (namespaces and mounts for
-private trial views, :mod:`agentic_evals.runner.isolation`), and bringing up
+private trial views, :mod:`agentic_evals.runner.isolation`), ``inotify_init1``
+and ``inotify_add_watch`` (:mod:`agentic_evals.runner.fresh_files`), and bringing up
 the loopback interface of a fresh network namespace. Every call raises
 :class:`OSError` with the kernel's errno, so that callers can fall back; on
 other platforms they raise ``ENOSYS``. Namespace changes made here apply to
@@ -49,6 +50,8 @@ def _libc() -> Any:
     libc.setns.argtypes = [ctypes.c_int, ctypes.c_int]
     libc.mount.argtypes = [ctypes.c_char_p] * 3 + [ctypes.c_ulong, ctypes.c_char_p]
     libc.umount2.argtypes = [ctypes.c_char_p, ctypes.c_int]
+    libc.inotify_init1.argtypes = [ctypes.c_int]
+    libc.inotify_add_watch.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_uint32]
     return libc
 
 
@@ -87,6 +90,22 @@ def mount(
 def umount(target: str | os.PathLike[str], flags: int = MNT_DETACH) -> None:
     """Unmount ``target`` (``umount2(2)``), detached by default."""
     _check(_libc().umount2(_bytes(target), flags), f"umount {os.fsdecode(target)}")
+
+
+def inotify_init(flags: int) -> int:
+    """A new inotify instance's descriptor (``inotify_init1(2)``)."""
+    fd = int(_libc().inotify_init1(flags))
+    if fd < 0:
+        _check(fd, "inotify_init1")
+    return fd
+
+
+def inotify_add_watch(fd: int, path: str | os.PathLike[str], mask: int) -> int:
+    """Watch ``path`` on inotify instance ``fd`` (``inotify_add_watch(2)``); the watch's number."""
+    wd = int(_libc().inotify_add_watch(fd, os.fsencode(path), mask))
+    if wd < 0:
+        _check(wd, f"inotify_add_watch {os.fsdecode(path)}")
+    return wd
 
 
 def open_namespace(kind: str) -> int:

@@ -104,6 +104,7 @@ class StubCopyFinder:
         """Each case (kept, so its id stays its own) with its words, read once; what they name
         is looked up before every trial."""
         self._lock = threading.Lock()
+        self._all_words: dict[tuple[str, Path], None] | None = None
         self._fresh_found: dict[str, str] = {}
         """The copies among the files changed in the temporary folders, kept between trials."""
         self._fresh: FreshFiles | None = None
@@ -125,9 +126,7 @@ class StubCopyFinder:
         if not digests.sizes:
             return StubCopies({}, {})
         own_words = set(self._case_words(case))
-        every: dict[tuple[str, Path], None] = dict.fromkeys(own_words)
-        for other in self.cases:
-            every.update(dict.fromkeys(self._case_words(other)))
+        every = {**dict.fromkeys(own_words), **self._every_word()}
         own: set[Path] = set()
         candidates: list[Path] = []
         for word in every:  # each distinct word once, however many cases spell it
@@ -152,6 +151,15 @@ class StubCopyFinder:
             if self._fresh is not None:
                 self._fresh.close()
                 self._fresh = None
+
+    def _every_word(self) -> dict[tuple[str, Path], None]:
+        """The distinct words of every case of the run, read once (they do not change)."""
+        if self._all_words is None:
+            every: dict[tuple[str, Path], None] = {}
+            for other in self.cases:
+                every.update(dict.fromkeys(self._case_words(other)))
+            self._all_words = every
+        return self._all_words
 
     def _case_words(self, case: Case) -> tuple[tuple[str, Path], ...]:
         """``case``'s words that may name a file, expanded, with the folder they start from."""
