@@ -17,7 +17,7 @@ import subprocess
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ParamSpec
 
 from agentic_evals import clock
 from agentic_evals.codes import PATH_ESCAPE
@@ -37,7 +37,7 @@ from agentic_evals.runner.supervisor import TrialSupervisor
 if TYPE_CHECKING:
     from agentic_evals.runner.containment.trial import TrialContainment
 
-__all__ = ["ProcessResult", "enable_subreaper", "run_process"]
+__all__ = ["EndedProcess", "ProcessResult", "enable_subreaper", "end_process", "run_process"]
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,49 @@ class ProcessResult:
         self.stderr.close()
 
 
-def run_process(
+class EndedProcess:
+    """A trial process whose whole tree is gone, before its record is made.
+
+    Everything that decides the trial happened (the tree ended, escapees were
+    found and killed, the leader was reaped, the output drained); what is left
+    is bookkeeping: closing the pipes and pidfds, and making the
+    :class:`ProcessResult`. A serial run does that while the next trial's
+    program starts (:func:`end_process`); :func:`run_process` does it at once.
+    """
+
+    def __init__(
+        self,
+        made: ProcessResult | None = None,
+        *,
+        make: Callable[[], ProcessResult] | None = None,
+        returncode: int | None = None,
+        timed_out: bool = False,
+        release: Callable[[], None] | None = None,
+    ) -> None:
+        self._made, self._make, self._release = made, make, release
+        self.exit_code, self.term_signal = _status(returncode, timed_out)
+        if made is not None:
+            self.exit_code, self.term_signal = made.exit_code, made.term_signal
+        self.started = made is None or made.start_error is None
+        """Whether the program ran (it could not start when a result came made with a reason)."""
+
+    def result(self) -> ProcessResult:
+        """The process's record, made once (the supervisor's pipes and pidfds closed then)."""
+        if self._made is None:
+            assert self._make is not None
+            self._made, self._make, self._release = self._make(), None, None
+        return self._made
+
+    def close(self) -> None:
+        """Release the captured output, and the supervisor if no record was made."""
+        if self._made is not None:
+            self._made.close()
+        elif self._release is not None:
+            self._release()
+            self._make = self._release = None
+
+
+def end_process(
     argv: Sequence[str],
     *,
     cwd: Path,
@@ -94,8 +136,8 @@ def run_process(
     containment: TrialContainment | None = None,
     watches: tuple[StreamWatch, StreamWatch] | None = None,
     within: Path | None = None,
-) -> ProcessResult:
-    """Run one trial to completion and clean up everything it started.
+) -> EndedProcess:
+    """Run one trial until its whole tree is gone; its record is made on demand.
 
     Args:
         argv: Program and arguments, executed without a shell.
@@ -126,7 +168,8 @@ def run_process(
             (``AE-PATH-ESCAPE``); outside it the program is not started.
 
     Returns:
-        The result; a program that cannot start yields ``start_error``, not an exception.
+        The ended process; a program that cannot start yields a record with
+        ``start_error``, not an exception.
 
     Raises:
         ValueError: If ``argv`` is empty.
@@ -150,7 +193,7 @@ def run_process(
     escape = None if within is None else resolved_escape(cwd, within)
     if escape is not None:
         why = f"cannot start {args[0]!r}: working directory {str(cwd)!r} {escape} ({PATH_ESCAPE})"
-        return _result(args, started, sinks, start_error=why)
+        return EndedProcess(_result(args, started, sinks, start_error=why))
     with deferred() as late:  # a signal now would leave the child unwatched
         proc = _start(args, executable, cwd, env, containment)
         if not isinstance(proc, str):
@@ -166,7 +209,7 @@ def run_process(
             )
     if isinstance(proc, str):
         late.deliver()
-        return _result(args, started, sinks, start_error=proc)
+        return EndedProcess(_result(args, started, sinks, start_error=proc))
     try:
         late.deliver()
         if on_started is not None:
@@ -174,12 +217,42 @@ def run_process(
         timed_out = trial.supervise(started + timeout, grace)
     except BaseException:
         trial.abort()
+        trial.close()
         for sink in sinks:
             sink.discard()
         raise
-    finally:
+    ended = clock.monotonic()
+
+    def make() -> ProcessResult:
         trial.close()
-    return _result(args, started, sinks, proc.returncode, timed_out, trial.orphans, pid=proc.pid)
+        returncode = proc.returncode
+        return _result(args, started, sinks, returncode, timed_out, trial.orphans, proc.pid, ended)
+
+    def release() -> None:
+        trial.close()
+        for sink in sinks:
+            sink.discard()
+
+    return EndedProcess(make=make, returncode=proc.returncode, timed_out=timed_out, release=release)
+
+
+_P = ParamSpec("_P")
+
+
+def _at_once(end: Callable[_P, EndedProcess]) -> Callable[_P, ProcessResult]:
+    def run(*args: _P.args, **kwargs: _P.kwargs) -> ProcessResult:
+        return end(*args, **kwargs).result()
+
+    run.__name__ = run.__qualname__ = "run_process"
+    run.__doc__ = """Run one trial to completion and clean up everything it started.
+
+    Takes the arguments of :func:`end_process` and returns its record at once:
+    a program that cannot start yields ``start_error``, not an exception.
+    """
+    return run
+
+
+run_process = _at_once(end_process)
 
 
 def _start(
@@ -235,25 +308,33 @@ def _result(
     returncode: int | None = None,
     timed_out: bool = False,
     orphans: tuple[int, ...] = (),
-    start_error: str | None = None,
     pid: int | None = None,
+    ended: float | None = None,
+    start_error: str | None = None,
 ) -> ProcessResult:
-    signum = -returncode if returncode is not None and returncode < 0 else None
-    exit_code = None if timed_out else returncode
-    if exit_code is not None and signum is not None:
-        exit_code = 128 + signum  # the shell's convention for a signal death
+    exit_code, signum = _status(returncode, timed_out)
+    ended = clock.monotonic() if ended is None else ended
     return ProcessResult(
         argv=argv,
         exit_code=exit_code,
         term_signal=signum,
         timed_out=timed_out,
         start_error=start_error,
-        duration_ms=int((clock.monotonic() - started) * 1000),
+        duration_ms=int((ended - started) * 1000),
         stdout=sinks[0].finish(),
         stderr=sinks[1].finish(),
         orphan_pids=orphans,
         pid=pid,
     )
+
+
+def _status(returncode: int | None, timed_out: bool) -> tuple[int | None, int | None]:
+    """The exit code and the signal that ended the leader, from its return code."""
+    signum = -returncode if returncode is not None and returncode < 0 else None
+    exit_code = None if timed_out else returncode
+    if exit_code is not None and signum is not None:
+        exit_code = 128 + signum  # the shell's convention for a signal death
+    return exit_code, signum
 
 
 def _start_error(program: str, cwd: Path, exc: OSError | ValueError) -> str:

@@ -157,6 +157,11 @@ class ExecTrace:
             shutil.rmtree(self._workdir, ignore_errors=True)
             self._workdir = None
 
+    @property
+    def idle(self) -> bool:
+        """Nothing is traced or judged: :meth:`observe` would return the result as it is."""
+        return not self.entries and (self._tracer is None or self._workdir is None)
+
     def observe(self, result: ProcessResult) -> tuple[ProcessResult, TraceOutcome]:
         """Judge the entries against the trace of the finished trial.
 
@@ -165,7 +170,7 @@ class ExecTrace:
         what tracing found.
         """
         tracer, workdir = self._tracer, self._workdir
-        if not self.entries and (tracer is None or workdir is None):
+        if self.idle:
             return result, TraceOutcome()
         if tracer is None or workdir is None:
             if result.start_error is not None:

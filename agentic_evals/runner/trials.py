@@ -20,9 +20,9 @@ from agentic_evals.runner.environment import trial_environment
 from agentic_evals.runner.frame import TrialFrame, open_frame
 from agentic_evals.runner.isolation.run import ViewUnavailableError
 from agentic_evals.runner.plan import CasePlan, TrialSettings
-from agentic_evals.runner.process import run_process
+from agentic_evals.runner.process import EndedProcess, end_process
 from agentic_evals.runner.reaper import Identity
-from agentic_evals.runner.trace import ExecTrace
+from agentic_evals.runner.trace import ExecTrace, TraceOutcome
 from agentic_evals.runner.trace_files import FileTracing, stopping
 from agentic_evals.runner.verdict import UnjudgedTrial, kept_in
 
@@ -165,7 +165,7 @@ def _execute(
         argv, executable = frame.argv(trace.argv, trace.env, trace.executable)
         if contained is not None:
             contained.tracer_name = trace.process_name
-        result = run_process(
+        ended = end_process(
             argv,
             cwd=cwd,
             env=trace.env,
@@ -182,26 +182,31 @@ def _execute(
             watches=plan.watches(),
             within=_cwd_boundary(plan, settings, copy),
         )
-        result, traced = trace.observe(result)
-        if tracing is not None:
-            tracing.absorb(trace.record, cwd)
+        # Untraced, the process's record waits until the trial is judged (in a serial run,
+        # while the next trial's program starts); a trace is read from the record now.
+        traced = TraceOutcome()
+        if tracing is not None or not trace.idle:
+            result, traced = trace.observe(ended.result())
+            ended = EndedProcess(result)
+            if tracing is not None:
+                tracing.absorb(trace.record, cwd)
     try:
         exceeded: tuple[Problem, ...] = ()
-        if result.start_error is None and contained is not None:
-            exceeded = tuple(contained.exceeded(result.term_signal, result.exit_code))
+        if ended.started and contained is not None:
+            exceeded = tuple(contained.exceeded(ended.term_signal, ended.exit_code))
         context = replace(
             view.context, workspace_changes=view.changes(), roots=settings.roots(copy)
         )
         file_trace = None
-        if tracing is not None and result.start_error is None:
+        if tracing is not None and ended.started:
             file_trace = tracing.report(case, context)
     except BaseException:
-        result.close()
+        ended.close()
         raise
     trial = UnjudgedTrial(
         plan,
         number,
-        result,
+        ended,
         context,
         traced,
         exceeded,

@@ -14,7 +14,7 @@ from agentic_evals.reports.model import FileTrace, Problem, StreamStats, TrialIs
 from agentic_evals.runner.capture import CapturedStream
 from agentic_evals.runner.hints import SEARCHED_BYTES, missing_dependency
 from agentic_evals.runner.plan import CasePlan
-from agentic_evals.runner.process import ProcessResult
+from agentic_evals.runner.process import EndedProcess, ProcessResult
 from agentic_evals.runner.trace import TraceOutcome
 from agentic_evals.runner.trace_files import untraced_problem
 
@@ -27,8 +27,9 @@ class UnjudgedTrial:
 
     plan: CasePlan
     number: int
-    result: ProcessResult | None
-    """None when the trial could not run (then ``verdict`` says why)."""
+    process: EndedProcess | None
+    """None when the trial could not run (then ``verdict`` says why); its record is
+    made when the trial is judged."""
     context: OracleContext
     traced: TraceOutcome = TraceOutcome()
     problems: tuple[Problem, ...] = ()
@@ -48,15 +49,15 @@ class UnjudgedTrial:
 
     def judge(self) -> TrialReport:
         """Judge the trial; may be called again (after an interruption) until :meth:`close`."""
-        if self.verdict is not None or self.result is None:
+        if self.verdict is not None or self.process is None:
             assert self.verdict is not None
             return self.verdict
-        return kept_in(trial_verdict(self, self.result), self.kept)
+        return kept_in(trial_verdict(self, self.process.result()), self.kept)
 
     def close(self) -> None:
         """Release the captured output."""
-        if self.result is not None:
-            self.result.close()
+        if self.process is not None:
+            self.process.close()
 
 
 def kept_in(report: TrialReport, kept: str | None) -> TrialReport:

@@ -49,6 +49,9 @@ class Overlay:
         """Where the view is mounted (what the trial sees)."""
         self.upper = mounts.scratch("upper")
         """The upper layer: everything the trial wrote."""
+        # tmpfs counts a directory's entries in its size (a constant per entry, whiteouts
+        # included), so the size of the upper layer says whether it is empty: one stat.
+        self._empty_size = os.stat(self.upper).st_size
         self._work = mounts.scratch("work")
         self._mounts = mounts
         self._clean: bool | None = None
@@ -77,8 +80,7 @@ class Overlay:
         between one trial's end and the next one's start.
         """
         if self._clean is None:
-            with os.scandir(self.upper) as entries:
-                self._clean = next(entries, None) is None
+            self._clean = os.stat(self.upper).st_size == self._empty_size
         return self._clean
 
     def in_use(self) -> None:
