@@ -42,6 +42,7 @@ GIB = 2**30
 MB = 10**6  # decimal megabytes: the stricter reading of "64 MB"
 STARTUP_REPEAT = 10  # start-up takes tens of ms, so each round times a batch
 
+HISTORY_VAR = "AGENTIC_EVALS_HISTORY"
 A_BOUND = 1.20
 A_REPEAT = 2  # (a) subtracts two timings per side: each round takes the mean of two runs
 # What any CLI built on click and pydantic pays before doing anything.
@@ -595,6 +596,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     print(header(args.rounds), flush=True)
     with tempfile.TemporaryDirectory(prefix="agentic-evals-bench-") as tmp:
+        # Every run records its report, as by default, but in a history of the bench's own
+        # (removed with the folder): the user's history is never written.
+        os.environ[HISTORY_VAR] = f"sqlite:///{Path(tmp) / 'history.sqlite'}"
         bench = Bench(args.rounds, args.verbose, Path(tmp))
         for letter in args.only:
             RUNNERS[letter](bench)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from pathlib import Path
@@ -191,6 +192,9 @@ def _evaluate(
             observer=progress,
             resume=request,
         )
+        # What exists by now (modules, models, the loaded fixture) lives as long as the
+        # process: frozen, it is not walked again by every full collection during the run.
+        gc.freeze()
         try:
             return evaluate(loaded, run_options)
         except UnknownCaseError as error:

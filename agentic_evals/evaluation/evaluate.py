@@ -23,12 +23,13 @@ from agentic_evals.judge.isolation import summarize
 from agentic_evals.judge.report import build_report
 from agentic_evals.judge.shard import Shard, hide_shard_variables, select
 from agentic_evals.reports.model import Report
+from agentic_evals.runner.case_run import CaseRun
 from agentic_evals.runner.confinement import confined
 from agentic_evals.runner.environment import base_environment, private_environment
 from agentic_evals.runner.observe import RunObserver
 from agentic_evals.runner.plan import TrialSettings
 from agentic_evals.runner.process import enable_subreaper
-from agentic_evals.runner.schedule import CaseRun, run_cases
+from agentic_evals.runner.schedule import run_cases
 from agentic_evals.runner.stub_copies import StubCopyFinder
 from agentic_evals.runner.trace_files import traced_case
 

@@ -27,7 +27,7 @@ from agentic_evals.reports.model import CaseReport, ResumedFrom, TrialOutcome, T
 
 if TYPE_CHECKING:
     from agentic_evals.contract.load import LoadResult
-    from agentic_evals.runner.schedule import CaseRun
+    from agentic_evals.runner.case_run import CaseRun
 
 _FINISHED: Final[frozenset[TrialOutcome]] = frozenset({"PASS", "FAIL", "BLOCKED"})
 """Trial outcomes a resumed run keeps (INFRA_BLOCKED too, without ``--retry-infra``)."""

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
-from agentic_evals.commands.analysis import CommandAnalysis, analyze
+from agentic_evals.commands.analysis import CommandAnalysis, CommandContext, analyze
 from agentic_evals.commands.context import case_context
 from agentic_evals.contract.layout import layout_for
 from agentic_evals.contract.models import Case, Fixture
@@ -245,11 +245,23 @@ def evidence_table(fixture: Fixture, fixture_dir: Path) -> dict[str, CaseEvidenc
     cases sharing a name (a load error of its own) the first is kept.
     """
     table: dict[str, CaseEvidence] = {}
+    # Cases that run alike (the same cwd, workspace and env: usually all of them) share one
+    # context, and cases with the same workspace one tree context: each is read once.
+    contexts: dict[object, CommandContext] = {}
+    trees: dict[object, OracleContext] = {}
     for case in fixture.cases:
         if case.name in table:
             continue
-        ctx = case_context(fixture, case, fixture_dir)
-        failures = load_time_null_trial(case, tree_context(fixture, case, fixture_dir))
+        chosen = case.workspace or fixture.workspace
+        where = None if chosen is None else chosen.input
+        key = (case.cwd, where, tuple(sorted(case.env.items())))
+        ctx = contexts.get(key)
+        if ctx is None:
+            ctx = contexts[key] = case_context(fixture, case, fixture_dir)
+        tree = trees.get(where)
+        if tree is None:
+            tree = trees[where] = tree_context(fixture, case, fixture_dir)
+        failures = load_time_null_trial(case, tree)
         table[case.name] = case_evidence(
             case,
             analyze(case.command, ctx),

@@ -8,13 +8,14 @@ bug) becomes one line for stderr, and the command exits as it would have.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 
 from agentic_evals.history.access import open_history
 from agentic_evals.history.errors import HistoryError, ReportIndexError
 from agentic_evals.history.record import record
 from agentic_evals.history.view import index_document
-from agentic_evals.reports.json_out import plain_document
+from agentic_evals.reports.json_out import plain_text
 from agentic_evals.reports.model import Report
 
 
@@ -28,7 +29,9 @@ def record_quietly(
     """
     prefix = f"agentic-evals: history: run {report.run_id} not recorded"
     try:
-        indexed = index_document(plain_document(report))
+        # Serialised once: the parsed value is indexed, and the text is what is stored.
+        text = plain_text(report)
+        indexed = index_document(json.loads(text), text=text)
         with open_history(url, environ) as store:
             outcome = record(store, indexed)
     except (HistoryError, ReportIndexError) as error:

@@ -157,12 +157,14 @@ def sortable_time(value: dt.datetime) -> str:
     return value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-def index_document(document: Any, where: str = "report") -> IndexedReport:
+def index_document(document: Any, where: str = "report", text: str | None = None) -> IndexedReport:
     """Index a parsed report.
 
     Args:
         document: The parsed JSON.
         where: The file it came from, for messages.
+        text: ``document`` as compact JSON, when the caller has it already (a report it
+            serialised itself); stored as it is.
 
     Raises:
         ReportIndexError: Not an ``agentic_evals.report.v2`` report the history can index.
@@ -181,7 +183,8 @@ def index_document(document: Any, where: str = "report") -> IndexedReport:
     if generated.tzinfo is None:
         raise ReportIndexError(f"{where}: /generated_at: has no UTC offset")
     _check_unique_ids(view, where)
-    text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+    if text is None:
+        text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
     return IndexedReport(
         view, text, sha256_bytes(canonical_json(document)), sortable_time(generated)
     )

@@ -29,7 +29,7 @@ from agentic_evals.judge.shard import Shard
 from agentic_evals.judge.tiers import apply_system_test, qualification_report
 from agentic_evals.redact import redact_argv
 from agentic_evals.reports.model import CaseReport, FixtureCase, Report, RunnerInfo
-from agentic_evals.runner.schedule import CaseRun
+from agentic_evals.runner.case_run import CaseRun
 
 if TYPE_CHECKING:
     from agentic_evals.contract.load import LoadResult
@@ -56,28 +56,43 @@ def _raw_cases(loaded: LoadResult) -> list[Mapping[str, Any]]:
 
 
 def fixture_cases(
-    loaded: LoadResult, table: Mapping[str, CaseEvidence] | None = None
+    loaded: LoadResult,
+    table: Mapping[str, CaseEvidence] | None = None,
+    hashes: Mapping[str, CaseHashes] | None = None,
 ) -> list[FixtureCase]:
     """Every case of the fixture with the hashes its case record would carry, in order.
 
-    ``table``: the fixture's :func:`evidence_table`, when the caller already read it.
+    ``table``: the fixture's :func:`evidence_table`, and ``hashes`` its
+    :func:`fixture_hashes`, when the caller already has them.
     """
+    if hashes is None:
+        hashes = fixture_hashes(loaded, table)
+    fixture = loaded.model
+    assert fixture is not None
+    return [
+        FixtureCase(
+            name=case.name,
+            test_source_sha256=hashes[case.name].test_source_sha256,
+            oracle_sha256=hashes[case.name].oracle_sha256,
+        )
+        for case in fixture.cases
+    ]
+
+
+def fixture_hashes(
+    loaded: LoadResult, table: Mapping[str, CaseEvidence] | None = None
+) -> dict[str, CaseHashes]:
+    """The identity of every case of the fixture as it is now, by name (each read once)."""
     fixture = loaded.model
     assert fixture is not None
     fixture_dir = loaded.path.resolve().parent
     if table is None:
         table = evidence_table(fixture, fixture_dir)
     files = SkillFiles(layout_for(fixture_dir, fixture.skill_root).skill_tree)
-    found: list[FixtureCase] = []
+    found: dict[str, CaseHashes] = {}
     for case, raw in zip(fixture.cases, _raw_cases(loaded), strict=True):
-        hashes = case_hashes(raw, table[case.name], files)
-        found.append(
-            FixtureCase(
-                name=case.name,
-                test_source_sha256=hashes.test_source_sha256,
-                oracle_sha256=hashes.oracle_sha256,
-            )
-        )
+        if case.name not in found:
+            found[case.name] = case_hashes(raw, table[case.name], files)
     return found
 
 
@@ -92,7 +107,7 @@ def current_hashes(loaded: LoadResult, runs: list[CaseRun]) -> dict[str, CaseHas
 
 
 def case_report(
-    run: CaseRun, fixture: Fixture, facts: CaseEvidence, files: SkillFiles
+    run: CaseRun, fixture: Fixture, facts: CaseEvidence, hashes: CaseHashes
 ) -> CaseReport:
     """The record of one case: its trials reduced, and what its facts say it proved.
 
@@ -100,13 +115,13 @@ def case_report(
     (:func:`agentic_evals.evidence.observed.observe`).
 
     It also carries what the case declares (its oracles, markers and
-    ``must_exercise``) and the skill files its command runs, for ``compare``.
+    ``must_exercise``) and the skill files its command runs (``hashes``), for
+    ``compare``.
     """
     trials = list(run.trials)
     case = run.case
     sampled = claims_fresh_inputs(fixture, case, facts.analysis)
     counted = tally(trials, fixture.trials, claims_sampling=sampled)
-    hashes = case_hashes(run.raw, facts, files)
     return CaseReport(
         case_id=run.case_id(fixture),
         name=case.name,
@@ -159,7 +174,7 @@ def build_report(
     assert fixture is not None and isinstance(loaded.document, dict)
     fixture_dir = loaded.path.resolve().parent
     table = evidence_table(fixture, fixture_dir)
-    files = SkillFiles(layout_for(fixture_dir, fixture.skill_root).skill_tree)
+    hashes = fixture_hashes(loaded, table)
     # What the trials observed (null trials), then what their traces show.
     observed = {
         run.case.name: traced_evidence(
@@ -170,7 +185,7 @@ def build_report(
     pairs = [
         (
             apply_system_test(
-                case_report(run, fixture, observed[run.case.name], files),
+                case_report(run, fixture, observed[run.case.name], hashes[run.case.name]),
                 run.case,
                 tier,
                 require=require_system_test,
@@ -199,7 +214,7 @@ def build_report(
         what_remains_unverified=fixture.what_remains_unverified,
         focused_cases=focused,
         shard=None if shard is None else shard.info(),
-        fixture_cases=fixture_cases(loaded, table),
+        fixture_cases=fixture_cases(loaded, table, hashes),
         interrupted=signal.Signals(interrupted_by).name if interrupted_by else None,
         qualification=qualification_report(
             [(report, facts.case) for report, facts in pairs], tier, require=require_system_test

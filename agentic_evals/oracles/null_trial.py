@@ -25,7 +25,7 @@ from typing import Final
 from agentic_evals.contract.models import Case
 from agentic_evals.oracles.base import OracleContext
 from agentic_evals.oracles.regex import RegexError, compile_pattern
-from agentic_evals.oracles.registry import ORACLES
+from agentic_evals.oracles.registry import ORACLES, has_checks
 from agentic_evals.reports.model import WorkspaceChangesReport
 
 TREE_ORACLES: Final = ("artifacts",)
@@ -109,6 +109,8 @@ def _failures(case: Case, context: OracleContext, oracles: tuple[str, ...]) -> f
     null = NullOutcome(exit_code=case.expected.exit_code)
     found: set[str] = set()
     for name in oracles:
+        if not has_checks(case.expected, name):
+            continue
         found |= {
             p.oracle for p in ORACLES[name](case.expected, null, context).problems if p.oracle
         }

@@ -47,6 +47,15 @@ ORACLE_KINDS: tuple[str, ...] = tuple(ORACLES)
 """The ``expected`` keys judged by oracles, in evaluation order."""
 
 
+def has_checks(expected: Expected, kind: str) -> bool:
+    """Whether ``expected`` checks anything of ``kind``; an oracle without checks finds nothing.
+
+    The exit code is always checked; every other kind is a list or an optional
+    object, checked when not empty.
+    """
+    return kind == "exit_code" or bool(getattr(expected, kind))
+
+
 def evaluate(case: Case, outcome: ProcessOutcomeLike, ctx: OracleContext) -> OracleResult:
     """Run every oracle of ``case`` on one finished trial.
 
@@ -65,12 +74,15 @@ def evaluate(case: Case, outcome: ProcessOutcomeLike, ctx: OracleContext) -> Ora
     result = OracleResult()
     if ctx.deadline is None:
         ctx = replace(ctx, deadline=clock.monotonic() + MAX_ORACLE_SECONDS)
+    expected = case.expected
     for kind, oracle in ORACLES.items():
+        if not has_checks(expected, kind):
+            continue
         late = out_of_time(ctx, oracle_pointer(kind))
         if late is not None:
             result.extend(late)
         else:
-            result.extend(oracle(case.expected, outcome, ctx))
+            result.extend(oracle(expected, outcome, ctx))
         if any(problem.code == codes.ORACLE_TIMEOUT for problem in result.problems):
             break  # the rest of the checks were not evaluated: one problem says so
     for name, captured in (("stdout", outcome.stdout), ("stderr", outcome.stderr)):

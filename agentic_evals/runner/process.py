@@ -2,10 +2,13 @@
 
 :func:`run_process` starts argv without a shell in a new session, captures its
 output with bounded memory, enforces the timeout, and afterwards finds, reports
-and kills whatever the trial left running. Waiting never polls: one selector
-watches both pipes and pidfds, with a timeout derived from the deadline.
-All state is local to the call, so trials may run in parallel threads; the
-supervision itself is :class:`~agentic_evals.runner.supervisor.TrialSupervisor`.
+and kills whatever the trial left running; :func:`end_process` does the same
+and leaves the record to be made later. Waiting sleeps on one epoll set that
+watches both pipes and pidfds, with a timeout derived from the deadline (a
+serial run of short trials may poll it first, see
+:mod:`~agentic_evals.runner.polling`). All state is local to the call, so
+trials may run in parallel threads; the supervision itself is
+:class:`~agentic_evals.runner.supervisor.TrialSupervisor`.
 """
 
 from __future__ import annotations
@@ -93,8 +96,11 @@ class EndedProcess:
         returncode: int | None = None,
         timed_out: bool = False,
         release: Callable[[], None] | None = None,
+        lasted: float = 0.0,
     ) -> None:
         self._made, self._make, self._release = made, make, release
+        self.lasted = lasted
+        """Seconds from the spawn until the whole tree was gone (0 when it could not start)."""
         self.exit_code, self.term_signal = _status(returncode, timed_out)
         if made is not None:
             self.exit_code, self.term_signal = made.exit_code, made.term_signal
@@ -136,6 +142,7 @@ def end_process(
     containment: TrialContainment | None = None,
     watches: tuple[StreamWatch, StreamWatch] | None = None,
     within: Path | None = None,
+    poll_seconds: float = 0.0,
 ) -> EndedProcess:
     """Run one trial until its whole tree is gone; its record is made on demand.
 
@@ -166,6 +173,8 @@ def end_process(
         watches: What stdout and stderr are watched for as they flow (every byte).
         within: The directory ``cwd`` must resolve inside, symlinks followed
             (``AE-PATH-ESCAPE``); outside it the program is not started.
+        poll_seconds: How long after the spawn the wait for the leader's exit
+            polls before it sleeps (:mod:`agentic_evals.runner.polling`).
 
     Returns:
         The ended process; a program that cannot start yields a record with
@@ -214,7 +223,8 @@ def end_process(
         late.deliver()
         if on_started is not None:
             on_started()
-        timed_out = trial.supervise(started + timeout, grace)
+        polled = started + poll_seconds if poll_seconds > 0 else None
+        timed_out = trial.supervise(started + timeout, grace, polled)
     except BaseException:
         trial.abort()
         trial.close()
@@ -233,7 +243,13 @@ def end_process(
         for sink in sinks:
             sink.discard()
 
-    return EndedProcess(make=make, returncode=proc.returncode, timed_out=timed_out, release=release)
+    return EndedProcess(
+        make=make,
+        returncode=proc.returncode,
+        timed_out=timed_out,
+        release=release,
+        lasted=ended - started,
+    )
 
 
 _P = ParamSpec("_P")

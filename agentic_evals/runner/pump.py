@@ -1,7 +1,7 @@
 """Moving bytes from a trial's pipes into their sinks while the runner waits.
 
 :class:`PipePump` reads every pipe that has output, also while the runner
-waits for pidfds, so the pipes never fill up and nothing polls. It drives a
+waits for pidfds, so the pipes never fill up. It drives a
 bare ``epoll`` object: one trial spends most of its runner-side time here,
 and the generic ``selectors`` layer costs more per wake-up than the read.
 """
@@ -26,7 +26,7 @@ class PipePump:
     """Copies pipe output into sinks, also while waiting for other descriptors.
 
     Waiting for pidfds through the pump keeps the pipes drained, so a process
-    blocked on a full pipe never stalls the wait, and nothing polls.
+    blocked on a full pipe never stalls the wait.
 
     Args:
         pipes: Read ends of pipes (not closed by the pump) and their sinks.
@@ -56,8 +56,13 @@ class PipePump:
             raise
         self._on_output = on_output
 
-    def wait(self, fds: Collection[int], deadline: float | None) -> set[int]:
+    def wait(
+        self, fds: Collection[int], deadline: float | None, poll_until: float | None = None
+    ) -> set[int]:
         """Pump output until every fd in ``fds`` is readable or ``deadline`` passes.
+
+        Until ``poll_until`` (a monotonic time) the pump polls without sleeping
+        (:mod:`agentic_evals.runner.polling`); then it sleeps until something is ready.
 
         Returns:
             The fds that did not become readable.
@@ -68,9 +73,13 @@ class PipePump:
                 self._epoll.register(fd, _EVENTS)
                 self._waited.add(fd)
             while pending:
-                timeout = None if deadline is None else deadline - clock.monotonic()
+                now = clock.monotonic()
+                timeout = None if deadline is None else deadline - now
+                sleep = -1.0 if timeout is None else max(timeout, 0.0)
+                if poll_until is not None and now < poll_until:
+                    sleep = 0.0
                 # One zero-timeout pass even when late, so an exit at the deadline still counts.
-                for fd, _ in self._epoll.poll(-1 if timeout is None else max(timeout, 0.0)):
+                for fd, _ in self._epoll.poll(sleep):
                     if fd in self._sinks:
                         self._read(fd)
                     elif fd in self._waited:

@@ -13,20 +13,20 @@ an environment a process can clear; where neither exists, it runs serially.
 from __future__ import annotations
 
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from agentic_evals.reports.model import TrialReport
 from agentic_evals.runner.cancel import Cancellation
+from agentic_evals.runner.case_run import CaseRun
 from agentic_evals.runner.interrupt import Interrupted, interruptible
 from agentic_evals.runner.observe import RunObserver, Teller
 from agentic_evals.runner.plan import CasePlan, CasePlanner, TrialSettings
 from agentic_evals.runner.reaper import Identity, enable_subreaper, runner_children
-from agentic_evals.runner.trials import execute_trial, judging_can_wait, run_trial
-from agentic_evals.runner.verdict import UnjudgedTrial
+from agentic_evals.runner.serial import run_serial
+from agentic_evals.runner.trials import run_trial
 
 if TYPE_CHECKING:
-    from agentic_evals.contract.models import Case, Fixture
+    from agentic_evals.contract.models import Fixture
     from agentic_evals.runner.confinement import Confinement
 
 Slot = tuple[int, int]
@@ -34,35 +34,6 @@ Slot = tuple[int, int]
 
 _AHEAD_PER_JOB = 2
 """Trials submitted per worker ahead of the ones running (not all of them up front)."""
-
-
-@dataclass
-class CaseRun:
-    """A selected case and the trials that ran so far."""
-
-    index: int
-    """The case's position in the fixture."""
-    case: Case
-    raw: dict[str, Any]
-    """The case as the document wrote it (its identity hashes are taken from it)."""
-    trials: list[TrialReport] = field(default_factory=list)
-    """The trials so far, in number order (a resumed run starts with the ones it kept)."""
-    pending: tuple[int, ...] | None = None
-    """The numbers of the trials still to run; None runs them all (1 to the fixture's)."""
-
-    def case_id(self, fixture: Fixture) -> str:
-        """Return the stable id ``<skill>::<name>``."""
-        return f"{fixture.skill}::{self.case.name}"
-
-    def to_run(self, trials: int) -> tuple[int, ...]:
-        """The numbers of the trials to run, of ``trials`` per case."""
-        return tuple(range(1, trials + 1)) if self.pending is None else self.pending
-
-    def add(self, trial: TrialReport) -> None:
-        """Add a trial that ran, in number order among the others."""
-        self.trials.append(trial)
-        if len(self.trials) > 1 and self.trials[-2].number > trial.number:
-            self.trials.sort(key=lambda kept: kept.number)  # it filled a gap among kept ones
 
 
 def run_cases(
@@ -89,95 +60,8 @@ def run_cases(
         jobs = 1
     tell = Teller(observer, fixture.trials)
     if jobs <= 1:
-        return _serial(fixture, runs, settings, tell)
+        return run_serial(fixture, runs, settings, tell)
     return _parallel(fixture, runs, settings, jobs, tell)
-
-
-def _serial(
-    fixture: Fixture, runs: list[CaseRun], settings: TrialSettings, tell: Teller
-) -> int | None:
-    waiting = _Unjudged(tell)
-    try:
-        with interruptible():
-            # Trials never overlap, so whatever the runner did not have before is theirs.
-            before = runner_children() if enable_subreaper() else None
-            planner = CasePlanner(settings)
-            for position, run in enumerate(runs):
-                numbers = run.to_run(fixture.trials)
-                if not numbers:
-                    tell.kept(position, run.case.name, run.trials)
-                    continue
-                plan = planner.plan(run.case, run.case_id(fixture))
-                for number in numbers:
-                    tell.started(position, number)
-                    _serial_trial((position, run), plan, number, settings, before, waiting)
-            waiting.judge()
-    except Interrupted as stop:
-        waiting.judge()  # it had finished before the signal came
-        return stop.signum
-    finally:
-        waiting.drop()
-    return None
-
-
-def _serial_trial(
-    placed: tuple[int, CaseRun],
-    plan: CasePlan,
-    number: int,
-    settings: TrialSettings,
-    before: set[Identity] | None,
-    waiting: _Unjudged,
-) -> None:
-    """Run one trial of a serial run; judge the previous one while this one starts.
-
-    ``placed`` is the case's position in the run with its run.
-    """
-    if not judging_can_wait(plan):
-        waiting.judge()
-        position, run = placed
-        run.add(run_trial(plan, number, settings, preexisting=before))
-        waiting.tell.added(position, run.case.name, run.trials, number)
-        return
-    trial = execute_trial(plan, number, settings, preexisting=before, on_started=waiting.judge)
-    waiting.judge()  # this trial could not start: the last one still waits
-    waiting.hold(placed, trial)
-
-
-class _Unjudged:
-    """The last trial of a serial run: finished, and judged once the next one runs.
-
-    Judging costs the runner about a tenth of a bare spawn per trial (measured
-    in place: 295 us against 397 us over a trial of ``true``); done while the
-    next trial's program loads on another core, it no longer adds to the run.
-    Trials run one after another all the same, and each trial's orphans were
-    found and killed before the next one started.
-    """
-
-    def __init__(self, tell: Teller) -> None:
-        self._held: tuple[tuple[int, CaseRun], UnjudgedTrial] | None = None
-        self.tell = tell
-        """Hears of each trial once it is judged."""
-
-    def hold(self, placed: tuple[int, CaseRun], trial: UnjudgedTrial) -> None:
-        """Keep ``trial`` of the run ``placed`` (its position, the run) until :meth:`judge`."""
-        self._held = (placed, trial)
-
-    def judge(self) -> None:
-        """Judge the trial held, if any, and add it to its case's trials."""
-        if self._held is None:
-            return
-        (position, run), trial = self._held
-        judged = trial.judge()  # interrupted here, it is still held and judged again
-        self._held = None
-        run.add(judged)
-        trial.close()
-        self.tell.added(position, run.case.name, run.trials, trial.number)
-
-    def drop(self) -> None:
-        """Release a trial that was never judged (the run failed)."""
-        if self._held is not None:
-            self._held[1].close()
-            self._held = None
 
 
 def _parallel(

@@ -107,9 +107,13 @@ class TrialSupervisor:
         """Pids of descendants that were alive after the leader ended."""
         return tuple(sorted(self._orphans))
 
-    def supervise(self, deadline: float, grace: float) -> bool:
-        """Wait for the leader, clean up the tree, and return whether it timed out."""
-        timed_out = bool(self._pump.wait([self._leader.fd], deadline))
+    def supervise(self, deadline: float, grace: float, poll_until: float | None = None) -> bool:
+        """Wait for the leader, clean up the tree, and return whether it timed out.
+
+        Until ``poll_until`` the wait polls rather than sleeps
+        (:mod:`~agentic_evals.runner.polling`).
+        """
+        timed_out = bool(self._pump.wait([self._leader.fd], deadline, poll_until))
         if timed_out:
             members = self._tracker.members()
             # Escapees (outside the leader's group) are reported; the group dies with the leader.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from agentic_evals import codes
@@ -19,11 +19,12 @@ from agentic_evals.runner.cancel import Cancellation
 from agentic_evals.runner.environment import trial_environment
 from agentic_evals.runner.frame import TrialFrame, open_frame
 from agentic_evals.runner.isolation.run import ViewUnavailableError
+from agentic_evals.runner.matching import StreamWatch
 from agentic_evals.runner.plan import CasePlan, TrialSettings
 from agentic_evals.runner.process import EndedProcess, end_process
 from agentic_evals.runner.reaper import Identity
 from agentic_evals.runner.trace import ExecTrace, TraceOutcome
-from agentic_evals.runner.trace_files import FileTracing, stopping
+from agentic_evals.runner.trace_files import FileTracing, stopping, traced_case
 from agentic_evals.runner.verdict import UnjudgedTrial, kept_in
 
 
@@ -90,6 +91,46 @@ def judging_can_wait(plan: CasePlan) -> bool:
     return plan.workspace is None and not plan.case.expected.artifacts
 
 
+@dataclass(frozen=True)
+class TrialCommand:
+    """What one trial runs, made before its view when the case has no workspace.
+
+    A serial run makes the next trial's command while the current trial runs
+    (:mod:`agentic_evals.runner.schedule`), so that between one trial's end
+    and the next one's spawn only its view, its containment and the spawn are
+    left to do.
+    """
+
+    plan: CasePlan
+    number: int
+    argv: list[str]
+    """The case's own argv, placeholders resolved."""
+    env: dict[str, str]
+    """The trial's environment, its markers included."""
+    cwd: Path
+    boundary: Path
+    """The directory ``cwd`` must resolve inside (``AE-PATH-ESCAPE``)."""
+    watches: tuple[StreamWatch, StreamWatch]
+    """What its stdout and stderr are watched for (fresh for every trial)."""
+    trace: ExecTrace | None
+    """Its exec trace, made here when it traces nothing; else made just before the spawn."""
+
+
+def trial_command(
+    plan: CasePlan, number: int, settings: TrialSettings, copy: Path | None = None
+) -> TrialCommand:
+    """The command of trial ``number`` of ``plan`` (in the workspace ``copy``, if any)."""
+    case = plan.case
+    case_argv, case_env, cwd = plan.trial_command(copy)
+    env = trial_environment(case_env, {}, run_id=settings.run_id, case_name=case.name, trial=number)
+    trace = None
+    if not case.must_exercise and not traced_case(case):
+        executable, root = plan.executable, settings.real_tree
+        trace = ExecTrace.start((), case_argv, env, cwd=cwd, executable=executable, root=root)
+    boundary = _cwd_boundary(plan, settings, copy)
+    return TrialCommand(plan, number, case_argv, env, cwd, boundary, plan.watches(), trace)
+
+
 def execute_trial(
     plan: CasePlan,
     number: int,
@@ -97,6 +138,8 @@ def execute_trial(
     *,
     preexisting: set[Identity] | None,
     on_started: Callable[[], None] | None = None,
+    command: TrialCommand | None = None,
+    poll_seconds: float = 0.0,
 ) -> UnjudgedTrial:
     """Run trial ``number`` of a case that :func:`judging_can_wait`, without judging it.
 
@@ -111,6 +154,9 @@ def execute_trial(
         on_started: Called once the trial's process runs (not when it cannot
             start): a serial run judges the previous trial there, on the
             runner's side, while this one's program loads and runs.
+        command: The trial's command, made ahead (:func:`trial_command`).
+        poll_seconds: How long after the spawn an untraced trial's exit is
+            polled for before the runner sleeps (:mod:`agentic_evals.runner.polling`).
     """
     if not judging_can_wait(plan):
         raise ValueError(f"{plan.case_id}: its trials read files, judge them with run_trial")
@@ -120,10 +166,13 @@ def execute_trial(
         context = OracleContext(settings.layout.base, settings.layout.skill_tree)
         return UnjudgedTrial(plan, number, None, context, verdict=_unavailable(plan, number, error))
     try:
-        trial = _execute(plan, number, settings, frame, None, preexisting, on_started)
+        trial = _execute(
+            plan, number, settings, frame, None, preexisting, on_started, command, poll_seconds
+        )
     finally:
         kept = frame.close()
-    return replace(trial, kept=kept)
+    trial.kept = kept
+    return trial
 
 
 def _execute(
@@ -134,14 +183,17 @@ def _execute(
     cancel: Cancellation | None,
     preexisting: set[Identity] | None,
     on_started: Callable[[], None] | None = None,
+    command: TrialCommand | None = None,
+    poll_seconds: float = 0.0,
 ) -> UnjudgedTrial:
     """Run the process in the trial's frame; record what it changed and exceeded."""
     case, view, contained = plan.case, frame.view, frame.containment
     # A case with a workspace runs in the view's own directory; the tree's view is the tree's
-    # own path, where the placeholders already point.
+    # own path, where the placeholders already point (its command could be made ahead).
     copy = view.context.artifact_root if plan.workspace is not None else None
-    case_argv, case_env, cwd = plan.trial_command(copy)
-    env = trial_environment(case_env, {}, run_id=settings.run_id, case_name=case.name, trial=number)
+    if command is None or copy is not None:
+        command = trial_command(plan, number, settings, copy)
+    cwd, env = command.cwd, command.env
     # The shared tree has no pre-trial state to read afterwards: judge its null trial now.
     null_before = null_trial_before(case, view.context)
     tree = settings.real_tree
@@ -149,19 +201,21 @@ def _execute(
         case, tree, view.mode, view.context.artifact_root, cwd, settings.stub_copies
     )
     strace = tracing.strace if tracing is not None else None
-    with (
-        stopping(tracing),
-        ExecTrace.start(
+    trace = command.trace
+    if trace is None:
+        trace = ExecTrace.start(
             case.must_exercise,
-            case_argv,
+            command.argv,
             env,
             cwd=cwd,
             executable=plan.executable,
             tracers=None if strace is None else (strace,),
             always=strace is not None,
             root=tree,
-        ) as trace,
-    ):
+        )
+    if tracing is not None or not trace.idle:
+        poll_seconds = 0.0  # a tracer's threads would wait while the runner polls
+    with stopping(tracing), trace:
         argv, executable = frame.argv(trace.argv, trace.env, trace.executable)
         if contained is not None:
             contained.tracer_name = trace.process_name
@@ -179,8 +233,9 @@ def _execute(
             marker_env=trace.marker_env,
             on_started=on_started,
             containment=contained,
-            watches=plan.watches(),
-            within=_cwd_boundary(plan, settings, copy),
+            watches=command.watches,
+            within=command.boundary,
+            poll_seconds=poll_seconds,
         )
         # Untraced, the process's record waits until the trial is judged (in a serial run,
         # while the next trial's program starts); a trace is read from the record now.
@@ -203,7 +258,7 @@ def _execute(
     except BaseException:
         ended.close()
         raise
-    trial = UnjudgedTrial(
+    return UnjudgedTrial(
         plan,
         number,
         ended,
@@ -211,10 +266,10 @@ def _execute(
         traced,
         exceeded,
         frame.record,
-        command=(case_argv, env),
+        command=(command.argv, env),
         null_before=null_before,
+        file_trace=file_trace,
     )
-    return replace(trial, file_trace=file_trace)
 
 
 def _cwd_boundary(plan: CasePlan, settings: TrialSettings, copy: Path | None) -> Path:

@@ -21,7 +21,7 @@ from agentic_evals.runner.trace_files import untraced_problem
 EXCERPT_CHARS = 10_000
 
 
-@dataclass(frozen=True)
+@dataclass
 class UnjudgedTrial:
     """A trial whose processes are all gone, with what it left, not judged yet."""
 
@@ -73,7 +73,8 @@ def trial_verdict(trial: UnjudgedTrial, result: ProcessResult) -> TrialReport:
 
 
 def _stats(stream: CapturedStream) -> StreamStats:
-    return StreamStats(
+    # The runner's own counts (two ints and a bool): nothing to validate.
+    return StreamStats.model_construct(
         total_bytes=stream.total_bytes, kept_bytes=stream.kept_bytes, truncated=stream.truncated
     )
 

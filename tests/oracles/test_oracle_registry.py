@@ -11,6 +11,7 @@ from agentic_evals import codes
 from agentic_evals.contract.models import Expected
 from agentic_evals.oracles import ORACLE_KINDS, evaluate, oracle_group
 from agentic_evals.oracles.base import OracleContext, oracle_pointer
+from agentic_evals.oracles.registry import ORACLES, has_checks
 from agentic_evals.reports.model import Problem
 
 
@@ -86,3 +87,20 @@ def test_oracle_group_reads_the_pointer(pointer: str | None, group: str | None) 
 def test_oracle_pointer_escapes_parts() -> None:
     assert oracle_pointer("artifacts", 2) == "/expected/artifacts/2"
     assert oracle_pointer("a/b", "c~d") == "/expected/a~1b/c~0d"
+
+
+@pytest.mark.parametrize("kind", [kind for kind in ORACLE_KINDS if kind != "exit_code"])
+def test_a_kind_without_checks_is_skipped_because_its_oracle_finds_nothing(
+    kind: str, make_case: Any, make_outcome: Any, ctx: OracleContext
+) -> None:
+    case = make_case({"exit_code": 0})
+    assert not has_checks(case.expected, kind) and has_checks(case.expected, "exit_code")
+    # What skipping it leaves out: its oracle, run on a failing trial, finds nothing.
+    failing = make_outcome(exit_code=3, stdout=b"boom Error", stderr=b"fatal")
+    assert ORACLES[kind](case.expected, failing, ctx).problems == []
+
+
+def test_a_kind_with_checks_is_run(make_case: Any, ctx: OracleContext) -> None:
+    case = make_case({"exit_code": 0, "stdout_contains": ["x"], "workspace_changes": {}})
+    assert has_checks(case.expected, "stdout_contains")
+    assert has_checks(case.expected, "workspace_changes")  # an empty object still checks

@@ -27,7 +27,7 @@ pytestmark = [
     pytest.mark.skipif(not kernel.capable_sys_admin(), reason="mounts from this thread need root"),
 ]
 
-Step = Callable[[Path], None]
+Step = Callable[[Path], object]
 
 
 def _in_a_view(tmp_path: Path, steps: list[Step]) -> list[tuple[bool, bool]]:
@@ -104,8 +104,16 @@ def test_a_file_made_and_removed_again_leaves_the_view_clean(tmp_path: Path) -> 
         lambda view: os.symlink("kept.txt", view / "link"),
         lambda view: os.mkfifo(view / "pipe"),
     ],
-    ids=["whiteout", "whiteout-in-subdir", "chmod", "rename", "new-in-subdir", "mkdir",
-         "symlink", "fifo"],  # fmt: skip
+    ids=[
+        "whiteout",
+        "whiteout-in-subdir",
+        "chmod",
+        "rename",
+        "new-in-subdir",
+        "mkdir",
+        "symlink",
+        "fifo",
+    ],  # fmt: skip
 )
 def test_every_kind_of_change_makes_the_view_not_clean(tmp_path: Path, step: Step) -> None:
     answers = _in_a_view(tmp_path, [step])

@@ -16,7 +16,7 @@ from isolation_helpers import parallel_problem, serial_note
 
 from agentic_evals.evaluation.evaluate import RunOptions, evaluate
 from agentic_evals.evidence.gates import load_fixture
-from agentic_evals.runner import schedule, trials
+from agentic_evals.runner import serial, trials
 from agentic_evals.runner.interrupt import Interrupted
 from agentic_evals.runner.verdict import UnjudgedTrial
 
@@ -168,7 +168,7 @@ def test_a_signal_before_the_next_trial_runs_keeps_the_finished_one(
             raise Interrupted(signal.SIGTERM)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(schedule, "execute_trial", interrupted_third)
+    monkeypatch.setattr(serial, "execute_trial", interrupted_third)
     evaluation = evaluate(load_fixture(path), RunOptions())
     assert evaluation.interrupted_by == signal.SIGTERM
     first, second = evaluation.report.cases
