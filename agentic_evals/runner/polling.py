@@ -1,13 +1,14 @@
 """Polling for a short trial's exit instead of sleeping, in a serial run.
 
 A runner that sleeps while its trial runs is woken when the trial exits. On
-a virtual machine whose idle cores halt (``guest_halt_poll_ns=0``, as here),
-waking a halted core takes the host tens of microseconds; measured on a
-2-core VM, 600 trials of ``true`` took about 1,180 us each with the runner
-sleeping and about 1,030 us with it polling (``benchmarks/README.md``,
-figure (a)). That wake is a tenth of a short trial, so for short trials the
-runner polls its epoll set, on a core the trial does not use, for a bounded
-time after the spawn and then sleeps as usual.
+a virtual machine whose idle cores halt (the guest's ``haltpoll`` driver with
+``guest_halt_poll_ns=0``), waking a halted core takes the host tens of
+microseconds. On such a 2-core machine, 600 trials of ``true`` in one process
+took 1,303 us each with the runner sleeping and 1,172 us with it polling
+(medians of 18 alternating runs; ``benchmarks/README.md``, figure (a)). That
+wake is a tenth of a short trial, so for short trials the runner polls its
+epoll set, on a core the trial does not use, for a bounded time after the
+spawn, and then sleeps as usual.
 
 The rule, in one place (:class:`ExitPolling`):
 
