@@ -29,7 +29,7 @@ from types import TracebackType
 from agentic_evals import codes
 from agentic_evals.reports.model import Problem
 from agentic_evals.runner.exercise import identity, ran_target, resolve_entry
-from agentic_evals.runner.process import ProcessResult
+from agentic_evals.runner.process_record import ProcessResult
 from agentic_evals.runner.trace_match import runs
 from agentic_evals.runner.trace_strace import TRACE_FILE, StraceTracer
 from agentic_evals.runner.trace_types import Exec, Tracer

@@ -21,7 +21,8 @@ from agentic_evals.runner.frame import TrialFrame, open_frame
 from agentic_evals.runner.isolation.run import ViewUnavailableError
 from agentic_evals.runner.matching import StreamWatch
 from agentic_evals.runner.plan import CasePlan, TrialSettings
-from agentic_evals.runner.process import EndedProcess, end_process
+from agentic_evals.runner.process import end_process
+from agentic_evals.runner.process_record import EndedProcess
 from agentic_evals.runner.reaper import Identity
 from agentic_evals.runner.trace import ExecTrace, TraceOutcome
 from agentic_evals.runner.trace_files import FileTracing, stopping, traced_case

@@ -14,7 +14,7 @@ from agentic_evals.reports.model import FileTrace, Problem, StreamStats, TrialIs
 from agentic_evals.runner.capture import CapturedStream
 from agentic_evals.runner.hints import SEARCHED_BYTES, missing_dependency
 from agentic_evals.runner.plan import CasePlan
-from agentic_evals.runner.process import EndedProcess, ProcessResult
+from agentic_evals.runner.process_record import EndedProcess, ProcessResult
 from agentic_evals.runner.trace import TraceOutcome
 from agentic_evals.runner.trace_files import untraced_problem
 
