@@ -58,12 +58,15 @@ def observe(facts: CaseEvidence, skill: str, trials: Iterable[TrialReport]) -> C
     seen = [trial_observation(facts.case, trial) for trial in trials]
     judged = [item.vacuous for item in seen if item.vacuous is not None]
     vacuous = frozenset.intersection(*judged) if judged else facts.vacuous
+    blind = any(item.blind for item in seen)
+    if vacuous == facts.vacuous and blind == facts.blind_failure:
+        return facts  # the facts were read from these very inputs: the trials change nothing
     return case_evidence(
         facts.case,
         facts.analysis,
         skill,
         vacuous,
-        blind_failure=any(item.blind for item in seen),
+        blind_failure=blind,
         games=facts.class_games,
         context=facts.context_blockers,
     )

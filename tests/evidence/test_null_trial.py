@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from agentic_evals.contract.models import Fixture
 from agentic_evals.coverage.guards import case_facts
-from agentic_evals.evidence.facts import evidence_table
+from agentic_evals.evidence.facts import case_evidence, evidence_table
 from agentic_evals.evidence.observed import observe, vacuous_pointers
 from agentic_evals.evidence.qualification import declared_class
 from agentic_evals.oracles.null_trial import _under
@@ -170,3 +170,25 @@ def test_a_path_moves_to_the_pre_trial_tree_exactly_when_pathlib_says_it_lies_un
     source, view, pre = Path("/", *path), Path("/", *old), Path("/pre")
     expected = pre / source.relative_to(view) if source.is_relative_to(view) else source
     assert _under(source, view, pre) == expected
+
+
+@pytest.mark.parametrize(
+    ("failures", "exit_code"),
+    [([], 0), (["/expected/artifacts/0"], 0), ([], 127), (None, 0)],
+    ids=["vacuous", "evidence", "blind", "unjudged"],
+)
+def test_observing_trials_gives_the_facts_read_anew_from_what_they_showed(
+    tmp_path: Path, failures: list[str] | None, exit_code: int
+) -> None:
+    facts = _facts(tmp_path, {"exit_code": 0, "artifacts": [{"path": "out.txt", "exists": True}]})
+    trials = [trial_report(f"s::c#{n}", null_trial_failures=failures, exit_code=exit_code)
+              for n in (1, 2)]  # fmt: skip
+    seen = observe(facts, "demo", trials)
+    vacuous = (
+        facts.vacuous if failures is None else frozenset({"/expected/artifacts/0"}) - {*failures}
+    )
+    anew = case_evidence(
+        facts.case, facts.analysis, "demo", vacuous, blind_failure=exit_code == 127,
+        games=facts.class_games, context=facts.context_blockers,
+    )  # fmt: skip
+    assert seen == anew
