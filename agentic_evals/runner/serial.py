@@ -158,9 +158,13 @@ class _SerialOrder:
             yield step
 
     def prepare(self) -> None:
-        """Make the command of the next trial, when it has no workspace (a view-free command)."""
+        """Make the command of the next trial, when it is one :func:`execute_trial` runs.
+
+        Those have no workspace, so their command needs no view; a trial judged at
+        once (:func:`run_trial`) makes its own.
+        """
         step = self._peek()
-        if step is not None and step.plan is not None and step.plan.workspace is None:
+        if step is not None and step.plan is not None and judging_can_wait(step.plan):
             self._made = trial_command(step.plan, step.number, self._settings)
 
     def command(self, plan: CasePlan, number: int) -> TrialCommand | None:

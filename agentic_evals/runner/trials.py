@@ -97,7 +97,7 @@ class TrialCommand:
     """What one trial runs, made before its view when the case has no workspace.
 
     A serial run makes the next trial's command while the current trial runs
-    (:mod:`agentic_evals.runner.schedule`), so that between one trial's end
+    (:mod:`agentic_evals.runner.serial`), so that between one trial's end
     and the next one's spawn only its view, its containment and the spawn are
     left to do.
     """
@@ -214,7 +214,8 @@ def _execute(
             always=strace is not None,
             root=tree,
         )
-    if tracing is not None or not trace.idle:
+    untraced = tracing is None and trace.idle
+    if not untraced:
         poll_seconds = 0.0  # a tracer's threads would wait while the runner polls
     with stopping(tracing), trace:
         argv, executable = frame.argv(trace.argv, trace.env, trace.executable)
@@ -241,7 +242,7 @@ def _execute(
         # Untraced, the process's record waits until the trial is judged (in a serial run,
         # while the next trial's program starts); a trace is read from the record now.
         traced = TraceOutcome()
-        if tracing is not None or not trace.idle:
+        if not untraced:
             result, traced = trace.observe(ended.result())
             ended = EndedProcess(result)
             if tracing is not None:

@@ -12,10 +12,13 @@ from typing import Any
 import pytest
 
 from agentic_evals import clock
+from agentic_evals.contract.layout import fixture_layout
 from agentic_evals.evaluation.evaluate import RunOptions, evaluate
 from agentic_evals.evidence.gates import load_fixture
 from agentic_evals.runner import polling, process, serial, trials
 from agentic_evals.runner.capture import StreamSink
+from agentic_evals.runner.case_run import CaseRun
+from agentic_evals.runner.plan import CasePlanner, TrialSettings
 from agentic_evals.runner.polling import POLL_LIMIT, ExitPolling
 from agentic_evals.runner.pump import PipePump
 
@@ -75,10 +78,9 @@ def test_every_trial_runs_its_own_command_though_each_was_made_while_another_ran
     names = ("first", "reads", "second")
     assert printed == [f"{name}/{n}" for name in names for n in (1, 2, 3)]
     assert [case.outcome for case in report.cases] == ["PASS"] * 3
-    # Every trial after one that waited to be judged was prepared while that one ran.
-    assert made_while_running == [
-        ("first", 2), ("first", 3), ("reads", 1), ("second", 2), ("second", 3),
-    ]  # fmt: skip
+    # Every trial that waits to be judged, after one that did, was prepared while that one
+    # ran; a trial judged at once makes its own.
+    assert made_while_running == [("first", 2), ("first", 3), ("second", 2), ("second", 3)]
 
 
 def test_a_trial_lasts_until_its_own_tree_is_gone_not_until_its_record_is_made(
@@ -209,3 +211,25 @@ def test_run_process_still_makes_the_record_at_once(tmp_path: Path) -> None:
         assert (result.exit_code, result.stdout.excerpt(100).strip()) == (0, "hi")
     finally:
         result.close()
+
+
+def test_a_command_made_ahead_goes_only_to_the_trial_it_was_made_for(tmp_path: Path) -> None:
+    path = _fixture(tmp_path, [_case("one", "true"), _case("two", "true")], runs=2)
+    loaded = load_fixture(path)
+    model = loaded.model
+    assert model is not None and isinstance(loaded.document, dict)
+    runs = [CaseRun(i, c, loaded.document["cases"][i], []) for i, c in enumerate(model.cases)]
+    layout = fixture_layout(path, None)
+    settings = TrialSettings("r" * 32, layout, {}, 10.0, 1.0, 1024)
+    order = serial._SerialOrder(model, runs, settings)
+    steps = iter(order)
+    first = next(steps)
+    order.prepare()  # made for the next step: one#2
+    other = CasePlanner(settings).plan(runs[1].case, "pipe::two")
+    assert order.command(other, 2) is None  # another case's trial gets nothing
+    order.prepare()
+    assert first.plan is not None and order.command(first.plan, 1) is None  # nor another number
+    order.prepare()
+    made = order.command(first.plan, 2)
+    assert made is not None and made.env["AGENTIC_EVALS_TRIAL"] == "2"
+    assert order.command(first.plan, 2) is None  # taken once

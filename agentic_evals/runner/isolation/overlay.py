@@ -50,8 +50,9 @@ class Overlay:
         self.upper = mounts.scratch("upper")
         """The upper layer: everything the trial wrote."""
         # tmpfs counts a directory's entries in its size (a constant per entry, whiteouts
-        # included), so the size of the upper layer says whether it is empty: one stat.
-        self._empty_size = os.stat(self.upper).st_size
+        # included), so the size of the upper layer says whether it is empty: one stat. The
+        # upper layer is also the view's root: a trial's chmod or chown of it shows there.
+        self._empty = _shape(os.stat(self.upper))
         self._work = mounts.scratch("work")
         self._mounts = mounts
         self._clean: bool | None = None
@@ -74,13 +75,15 @@ class Overlay:
         return f"{prefix}.overlay.opaque"
 
     def clean(self) -> bool:
-        """Whether the upper layer is empty: the view still shows the lower tree exactly.
+        """Whether the view still shows the lower tree exactly (nothing changed in the upper layer).
+
+        Nothing in it, and its own directory (the view's root) as it was made.
 
         The answer is kept until :meth:`in_use`: nothing writes to the view
         between one trial's end and the next one's start.
         """
         if self._clean is None:
-            self._clean = os.stat(self.upper).st_size == self._empty_size
+            self._clean = _shape(os.stat(self.upper)) == self._empty
         return self._clean
 
     def in_use(self) -> None:
@@ -101,6 +104,11 @@ class Overlay:
         for layer in (self.upper, self._work):
             # The kernel leaves a mode-000 directory in the work directory.
             shutil.rmtree(layer, onerror=_writable_then_retry)
+
+
+def _shape(found: os.stat_result) -> tuple[int, int, int, int]:
+    """What a trial can change of the upper layer's own directory: its entries, mode, owner."""
+    return found.st_size, found.st_mode, found.st_uid, found.st_gid
 
 
 def _writable_then_retry(function: Callable[..., object], path: str, _: object) -> None:
