@@ -98,12 +98,8 @@ def fixture_hashes(
 
 def current_hashes(loaded: LoadResult, runs: list[CaseRun]) -> dict[str, CaseHashes]:
     """The identity of the case of each of ``runs`` as it is now, by case name."""
-    fixture = loaded.model
-    assert fixture is not None
-    fixture_dir = loaded.path.resolve().parent
-    table = evidence_table(fixture, fixture_dir)
-    files = SkillFiles(layout_for(fixture_dir, fixture.skill_root).skill_tree)
-    return {run.case.name: case_hashes(run.raw, table[run.case.name], files) for run in runs}
+    hashes = fixture_hashes(loaded)
+    return {run.case.name: hashes[run.case.name] for run in runs}
 
 
 def case_report(
