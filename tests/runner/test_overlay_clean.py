@@ -122,14 +122,18 @@ def test_every_kind_of_change_makes_the_view_not_clean(tmp_path: Path, step: Ste
 
 @pytest.mark.parametrize(
     "step",
-    [lambda view: os.chmod(view, 0o700), lambda view: os.chown(view, 12345, 12345)],
-    ids=["chmod", "chown"],
+    [
+        lambda view: os.chmod(view, 0o700),
+        lambda view: os.chown(view, 12345, 12345),
+        lambda view: os.setxattr(view, "user.left", b"by a trial"),
+    ],
+    ids=["chmod", "chown", "setxattr"],
 )
 def test_a_changed_root_of_the_view_makes_it_not_clean_though_nothing_was_written(
     tmp_path: Path, step: Step
 ) -> None:
     # The view's root is the upper layer's own directory: no entry appears, yet the next
-    # trial would see the mode or the owner this one left.
+    # trial would see the mode, the owner or the attribute this one left.
     answers = _in_a_view(tmp_path, [step])
     assert answers == [(True, True), (False, True)]
 

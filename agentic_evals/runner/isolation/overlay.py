@@ -49,10 +49,6 @@ class Overlay:
         """Where the view is mounted (what the trial sees)."""
         self.upper = mounts.scratch("upper")
         """The upper layer: everything the trial wrote."""
-        # tmpfs counts a directory's entries in its size (a constant per entry, whiteouts
-        # included), so the size of the upper layer says whether it is empty: one stat. The
-        # upper layer is also the view's root: a trial's chmod or chown of it shows there.
-        self._empty = _shape(os.stat(self.upper))
         self._work = mounts.scratch("work")
         self._mounts = mounts
         self._clean: bool | None = None
@@ -67,6 +63,11 @@ class Overlay:
             self._remove_layers()
             raise
         mounts.track(target)
+        # tmpfs counts a directory's entries in its size (a constant per entry, whiteouts
+        # included), so the size of the upper layer says whether it is empty: one stat. The
+        # upper layer is also the view's root: a trial's chmod, chown or setfattr of it shows
+        # there, and nowhere in the listing. Read once mounted (the mount adds an attribute).
+        self._empty = _shape(self.upper)
 
     @property
     def opaque_xattr(self) -> str:
@@ -77,13 +78,14 @@ class Overlay:
     def clean(self) -> bool:
         """Whether the view still shows the lower tree exactly (nothing changed in the upper layer).
 
-        Nothing in it, and its own directory (the view's root) as it was made.
+        Nothing in it, and its own directory (the view's root) as it was made:
+        mode, owner and extended attribute names.
 
         The answer is kept until :meth:`in_use`: nothing writes to the view
         between one trial's end and the next one's start.
         """
         if self._clean is None:
-            self._clean = _shape(os.stat(self.upper)) == self._empty
+            self._clean = _shape(self.upper) == self._empty
         return self._clean
 
     def in_use(self) -> None:
@@ -106,9 +108,15 @@ class Overlay:
             shutil.rmtree(layer, onerror=_writable_then_retry)
 
 
-def _shape(found: os.stat_result) -> tuple[int, int, int, int]:
-    """What a trial can change of the upper layer's own directory: its entries, mode, owner."""
-    return found.st_size, found.st_mode, found.st_uid, found.st_gid
+def _shape(upper: Path) -> tuple[int, int, int, int, frozenset[str]]:
+    """What a trial can change of the upper layer's own directory (the view's root).
+
+    Its entries (through its size), its mode, its owner and the names of its
+    extended attributes (the kernel's own ``*.overlay.*`` one is there from the mount).
+    """
+    found = os.stat(upper)
+    names = frozenset(os.listxattr(upper))
+    return found.st_size, found.st_mode, found.st_uid, found.st_gid, names
 
 
 def _writable_then_retry(function: Callable[..., object], path: str, _: object) -> None:
