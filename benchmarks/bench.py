@@ -52,6 +52,7 @@ STARTUP_FLOOR = (
 # Every isolation and containment mechanism turned off: trials contained by the subreaper
 # and process groups alone, on the shared tree, as before isolation existed.
 NO_ISOLATION = "overlay,namespaces,userns,cgroups,watchdog,netns,rlimits,pdeathsig"
+LATENCY_OFF = "latency"  # the AGENTIC_EVALS_DISABLE word of the runner's wake latency request
 BARE_LOOP = "import subprocess\nfor _ in range({n}): subprocess.run(['true'], capture_output=True)"
 
 # The in-process split of figure (a): one fresh interpreter, so the import
@@ -301,6 +302,10 @@ def figure_a(bench: Bench) -> None:
         ),
         run_command("run live", live, folder / "live-report.json"),
         run_command("run live 1x1", live_single, folder / "live-one-report.json"),
+        # A single trial never makes the wake latency request: "run 1x1" is its partner.
+        Command("run without the wake latency request",
+                ["env", f"AGENTIC_EVALS_DISABLE={LATENCY_OFF}",
+                 *run_command("run", fixture, folder / "awake.json").argv], folder),
     ]  # fmt: skip
     head = f"(a) run {cases}x{trials} true vs bare loop, per trial"
     try:
@@ -310,7 +315,7 @@ def figure_a(bench: Bench) -> None:
     except BenchError as error:
         not_measured(bench, head, error, f"<= {A_BOUND:.2f}x")
         return
-    run, run_one, bare, bare_one, floor, plain, plain_one, traced, traced_one = timings
+    run, run_one, bare, bare_one, floor, plain, plain_one, traced, traced_one, asleep = timings
     per_run, per_bare = (run - run_one) / (spawns - 1), (bare - bare_one) / (spawns - 1)
     ratio = per_run / per_bare
     bench.emit(
@@ -328,6 +333,13 @@ def figure_a(bench: Bench) -> None:
     bench.emit(
         f"(a) info: per trial with every isolation mechanism on (the default) vs all off: "
         f"{per_run * 1e6:.0f} us / {per_plain * 1e6:.0f} us = {per_run / per_plain:.2f}x",
+        None,
+    )
+    per_asleep = (asleep - run_one) / (spawns - 1)
+    bench.emit(
+        f"(a) info: per trial without the wake latency request ({LATENCY_OFF} off, "
+        f"docs/ci.md) vs bare loop: {per_asleep * 1e6:.0f} us / {per_bare * 1e6:.0f} us = "
+        f"{per_asleep / per_bare:.2f}x",
         None,
     )
     per_traced = (traced - traced_one) / (spawns - 1)

@@ -5,9 +5,10 @@ found and killed, before the next one starts. What the runner does for a
 trial besides spawning it happens, where it can, while another trial's
 program loads and runs: the last trial is judged and the next trial's
 command is made (:class:`_SerialOrder`) once the current one runs, and a
-short trial's exit is polled for rather than slept on
-(:mod:`agentic_evals.runner.polling`). Between one trial's end and the next
-one's spawn only the view, the containment and the spawn are left.
+short trial's exit is polled for rather than slept on, with the cores kept
+awake meanwhile (:mod:`agentic_evals.runner.polling`). Between one trial's
+end and the next one's spawn only the view, the containment and the spawn
+are left.
 """
 
 from __future__ import annotations
@@ -46,11 +47,11 @@ def run_serial(
     rest are not started (:func:`~agentic_evals.runner.schedule.run_cases`).
     """
     waiting = _Unjudged(tell)
+    order = _SerialOrder(fixture, runs, settings)
     try:
         with interruptible():
             # Trials never overlap, so whatever the runner did not have before is theirs.
             before = runner_children() if enable_subreaper() else None
-            order = _SerialOrder(fixture, runs, settings)
             for step in order:
                 position, run = step.placed
                 if step.plan is None:
@@ -64,6 +65,7 @@ def run_serial(
         return stop.signum
     finally:
         waiting.drop()
+        order.polling.close()
     return None
 
 
