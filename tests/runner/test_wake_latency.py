@@ -146,15 +146,21 @@ def _case(name: str, command: list[str]) -> dict[str, Any]:
 _SEES = 'ls -l /proc/$PPID/fd /proc/self/fd | grep -c -- "-> {device}$" || true'
 
 
-@needs_two_cpus
-def test_a_serial_run_holds_the_request_while_short_trials_run_never_in_them_nor_after(
-    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def device(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A stand-in for the kernel's device that the run's requests go to, empty."""
     monkeypatch.delenv("AGENTIC_EVALS_DISABLE", raising=False)
     # Outside the skill tree, as the real device is: the runner writes it, not a trial's view.
-    device = tmp_path_factory.mktemp("device") / "latency"
-    device.write_bytes(b"")
-    monkeypatch.setattr(polling, "LATENCY_DEVICE", device)
+    path = tmp_path_factory.mktemp("device") / "latency"
+    path.write_bytes(b"")
+    monkeypatch.setattr(polling, "LATENCY_DEVICE", path)
+    return path
+
+
+@needs_two_cpus
+def test_a_serial_run_holds_the_request_while_short_trials_run_never_in_them_nor_after(
+    tmp_path: Path, device: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(polling, "POLL_LIMIT", 0.5)  # a bash a loaded machine keeps within
     sees = ["bash", "-c", _SEES.format(device=device)]
     cases = [_case("short", sees), _case("long", ["bash", "-c", f"sleep 0.6; {_SEES}".format(
@@ -170,13 +176,7 @@ def test_a_serial_run_holds_the_request_while_short_trials_run_never_in_them_nor
 
 
 @needs_two_cpus
-def test_a_parallel_run_makes_no_request(
-    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.delenv("AGENTIC_EVALS_DISABLE", raising=False)
-    device = tmp_path_factory.mktemp("device") / "latency"
-    device.write_bytes(b"")
-    monkeypatch.setattr(polling, "LATENCY_DEVICE", device)
+def test_a_parallel_run_makes_no_request(tmp_path: Path, device: Path) -> None:
     path = _fixture(tmp_path, [_case("short", ["true"])], runs=4)
     report = evaluate(load_fixture(path), RunOptions(jobs=2)).report
     assert report.readiness == "READY" and device.read_bytes() == b""
