@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import secrets
 import stat
 import sys
-import tempfile
 from pathlib import Path
 from typing import IO, Final
 
@@ -164,13 +165,15 @@ def check_writable(path: Path) -> None:
 def write_text_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file and a rename.
 
-    The temporary file lives in the target's
-    directory so that the rename stays on one file system; on any failure it
-    is removed and an existing file at ``path`` is left untouched. ``-`` and
-    ``/dev/stdout`` write to standard output, ``/dev/stderr`` to standard error;
-    a symbolic link is kept and the file it points to replaced. An existing
-    file keeps its permission bits (a registry rewritten in place stays as
-    readable as it was); a new one gets those ``open`` would give it.
+    The temporary file lives in the target's directory, and both names are
+    resolved from one open descriptor of that directory, so that the rename
+    stays on one mount whatever the process's root and working directory are;
+    on any failure it is removed and an existing file at ``path`` is left
+    untouched. ``-`` and ``/dev/stdout`` write to standard output,
+    ``/dev/stderr`` to standard error; a symbolic link is kept and the file it
+    points to replaced. An existing file keeps its permission bits (a registry
+    rewritten in place stays as readable as it was); a new one gets those
+    ``open`` would give it.
     """
     stream = stream_of(path)
     if stream is not None:
@@ -181,28 +184,59 @@ def write_text_atomic(path: Path, text: str) -> None:
     directory = path.parent if str(path.parent) else Path(".")
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+        dir_fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as error:
+        raise OutputError(f"cannot write to {path}: {error.strerror or error}") from error
+    try:
+        _write_in(dir_fd, path, text)
+    finally:
+        os.close(dir_fd)
+
+
+def _write_in(dir_fd: int, path: Path, text: str) -> None:
+    """Write ``text`` to ``path.name`` in the directory ``dir_fd`` through a temporary file."""
+    try:
+        fd, tmp_name = _temporary(dir_fd, path.name)
     except OSError as error:
         raise OutputError(f"cannot write to {path}: {error.strerror or error}") from error
     try:
         with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as handle:
-            _keep_mode(path, handle.fileno())
+            _keep_mode(dir_fd, path.name, handle.fileno())
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(tmp_name, path)
+        os.replace(tmp_name, path.name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
     except OSError as error:
-        Path(tmp_name).unlink(missing_ok=True)
+        _unlink_quietly(dir_fd, tmp_name)
         raise OutputError(f"cannot write to {path}: {error.strerror or error}") from error
     except BaseException:
-        Path(tmp_name).unlink(missing_ok=True)
+        _unlink_quietly(dir_fd, tmp_name)
         raise
 
 
-def _keep_mode(path: Path, fd: int) -> None:
+def _temporary(dir_fd: int, name: str) -> tuple[int, str]:
+    """A new file ``.name.XXXXXXXX.tmp`` in ``dir_fd``, created exclusively, mode 0600."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | os.O_NOFOLLOW
+    for _ in range(100):
+        candidate = f".{name}.{secrets.token_hex(4)}.tmp"
+        try:
+            return os.open(candidate, flags, 0o600, dir_fd=dir_fd), candidate
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary name", name)
+
+
+def _unlink_quietly(dir_fd: int, name: str) -> None:
+    try:
+        os.unlink(name, dir_fd=dir_fd)
+    except FileNotFoundError:
+        pass
+
+
+def _keep_mode(dir_fd: int, name: str, fd: int) -> None:
     """Give the temporary file the mode of the file it replaces (a new one: 0666 less umask)."""
     try:
-        mode = stat.S_IMODE(os.stat(path).st_mode)
+        mode = stat.S_IMODE(os.stat(name, dir_fd=dir_fd).st_mode)
     except FileNotFoundError:
         mode = 0o666 & ~_umask()
     os.fchmod(fd, mode)

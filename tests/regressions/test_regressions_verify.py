@@ -242,7 +242,7 @@ def test_write_is_atomic_and_never_clobbers_a_changed_registry(
     path = skill / "fixtures" / "regressions.json"
     before = path.read_bytes()
 
-    def fail_rename(src: str, dst: str) -> None:
+    def fail_rename(src: str, dst: str, **dir_fds: int) -> None:
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", fail_rename)

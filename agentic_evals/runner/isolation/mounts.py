@@ -16,12 +16,15 @@ is left on the host, which :func:`remove_staging` or the next run removes.
 
 from __future__ import annotations
 
+import errno
 import itertools
 import os
 import tempfile
 import threading
+import time
 from pathlib import Path
 
+from agentic_evals import clock
 from agentic_evals.runner import kernel
 
 STAGING_PREFIX = "agentic-evals-view-"
@@ -123,18 +126,43 @@ class ThreadMounts:
         self._mounted.clear()
         self._lowers.clear()
         _quietly_unmount(self.staging)
-        if self._host is not None:
-            try:
-                kernel.setns(self._host, kernel.CLONE_NEWNS)
-            except OSError:
-                pass  # threads share our fs state: stay in the (now empty) private namespace
-            _close(self._host)
-            self._host = None
+        returned = self._host is not None and _go_back(self._host)
+        _close(self._host)
+        self._host = None
         if self._cwd is not None:
-            os.fchdir(self._cwd)
+            if returned:
+                os.fchdir(self._cwd)
+            # Not returned: the working directory stays beside the root, in the
+            # private namespace; the saved one is on the host's mounts, and a
+            # relative and an absolute name of one directory would then be on
+            # two mounts (a rename between them fails with EXDEV).
             _close(self._cwd)
             self._cwd = None
         remove_staging(self.staging)
+
+
+SETNS_PATIENCE = 0.1
+"""Seconds :func:`_go_back` waits for threads that share the fs state to finish exiting."""
+
+
+def _go_back(host: int) -> bool:
+    """Move the calling thread back into the namespace ``host``; whether it went.
+
+    ``setns`` refuses (EINVAL) while another thread shares the caller's fs
+    state: one it started after entering, even one already joined, holds it
+    until the kernel has finished its exit, a moment later. A thread still
+    running keeps refusing: the caller then stays in the (empty) private namespace.
+    """
+    deadline = clock.monotonic() + SETNS_PATIENCE
+    while True:
+        try:
+            kernel.setns(host, kernel.CLONE_NEWNS)
+        except OSError as error:
+            if error.errno != errno.EINVAL or clock.monotonic() >= deadline:
+                return False
+            time.sleep(0.002)
+        else:
+            return True
 
 
 def _quietly_unmount(target: Path) -> None:
