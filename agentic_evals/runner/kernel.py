@@ -2,12 +2,13 @@
 
 ``unshare``, ``setns``, ``mount`` and ``umount2`` (namespaces and mounts for
 private trial views, :mod:`agentic_evals.runner.isolation`), ``inotify_init1``
-and ``inotify_add_watch`` (:mod:`agentic_evals.runner.fresh_files`), and bringing up
-the loopback interface of a fresh network namespace. Every call raises
-:class:`OSError` with the kernel's errno, so that callers can fall back; on
-other platforms they raise ``ENOSYS``. Namespace changes made here apply to
-the calling thread only (``CLONE_NEWNS`` implies ``CLONE_FS``), which is how
-each trial worker gets a mount namespace of its own.
+and ``inotify_add_watch`` (:mod:`agentic_evals.runner.fresh_files`), ``prctl``
+(the subreaper), and bringing up the loopback interface of a fresh network
+namespace. Every call raises :class:`OSError` with the kernel's errno, so
+that callers can fall back; on other platforms they raise ``ENOSYS``.
+Namespace changes made here apply to the calling thread only (``CLONE_NEWNS``
+implies ``CLONE_FS``), which is how each trial worker gets a mount namespace
+of its own.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ def _libc() -> Any:
     libc.umount2.argtypes = [ctypes.c_char_p, ctypes.c_int]
     libc.inotify_init1.argtypes = [ctypes.c_int]
     libc.inotify_add_watch.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_uint32]
+    libc.prctl.argtypes = [ctypes.c_int] + [ctypes.c_ulong] * 4
     return libc
 
 
@@ -155,11 +157,57 @@ def enter_user_namespace() -> None:
     trials run as the same user, without capabilities; the runner itself
     gains CAP_SYS_ADMIN over namespaces it creates from now on, which lets an
     unprivileged runner mount trial views.
+
+    The namespace is tried first in a forked child: once this process has
+    left its user namespace it cannot come back, and a namespace whose maps
+    the kernel refuses would leave it an unmapped user who can no longer
+    create files. Root without CAP_SYS_ADMIN (a container's) is always
+    refused: mapping root needs CAP_SETFCAP in the parent namespace (Linux
+    5.12 and later), which a process writing its own map from inside lacks.
+
+    Raises:
+        OSError: The kernel refused the namespace or its maps; this process
+            is where it was.
     """
-    uid, gid = os.getuid(), os.getgid()
+    refused = _user_namespace_refused()
+    if refused is not None:
+        raise refused
     unshare(CLONE_NEWUSER)
+    _map_to_self()
+
+
+def _map_to_self() -> None:
+    uid, gid = os.getuid(), os.getgid()
     # setgroups must be denied before an unprivileged process may write its gid map.
     maps = (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1"))
     for name, text in maps:
         with open(f"/proc/self/{name}", "w", encoding="ascii") as handle:
             handle.write(text)
+
+
+def _user_namespace_refused() -> OSError | None:
+    """Why a user namespace mapped to this process's user fails, tried in a child; None if not."""
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports by its exit status only
+        code = 0
+        try:
+            unshare(CLONE_NEWUSER)
+            _map_to_self()
+        except OSError as error:
+            code = error.errno or errno.EPERM
+        except BaseException:
+            code = errno.EPERM
+        os._exit(code)
+    status = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    if status == 0:
+        return None
+    number = status if status > 0 else errno.EPERM
+    if os.getuid() == 0 and number == errno.EPERM:
+        why = "the kernel does not let root map itself into one from inside (CAP_SETFCAP)"
+        return OSError(number, why)
+    return OSError(number, os.strerror(number))
+
+
+def prctl(option: int, value: int) -> None:
+    """Set a property of this process (``prctl(2)`` with one argument)."""
+    _check(_libc().prctl(option, value, 0, 0, 0), "prctl")

@@ -12,14 +12,13 @@ Signalling and reaping go through the pidfds of
 
 from __future__ import annotations
 
-import ctypes
 import os
-import sys
 import threading
 from collections.abc import Iterable
 
 import psutil
 
+from agentic_evals.runner import kernel
 from agentic_evals.runner.children import CHILDREN_FILES, child_pids, own_children
 
 TRACER_NAME_PREFIX = "ae-trace-"
@@ -74,15 +73,11 @@ def enable_subreaper() -> bool:
 
 
 def _set_subreaper() -> bool:
-    if not sys.platform.startswith("linux"):
-        return False
     try:
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
+        kernel.prctl(_PR_SET_CHILD_SUBREAPER, 1)
     except (OSError, AttributeError):
         return False
-    prctl.argtypes = [ctypes.c_int] + [ctypes.c_ulong] * 4
-    prctl.restype = ctypes.c_int
-    return bool(prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+    return True
 
 
 def identity(proc: psutil.Process) -> Identity | None:

@@ -1,7 +1,9 @@
-"""Without root: the runner enters a user namespace of its own and still gives trials overlays.
+"""Without CAP_SYS_ADMIN: the runner enters a user namespace of its own and still gives overlays.
 
-Run as the ``nobody`` user through ``setpriv`` when the tests run as root; skipped
-(saying why) when that user cannot run this interpreter and read this checkout.
+Run through ``setpriv`` when the tests run as root: as ``nobody`` (skipped,
+saying why, when that user cannot run this interpreter and read this checkout),
+and as root with every capability dropped, as in a container, whom the kernel
+refuses a user namespace of its own.
 """
 
 from __future__ import annotations
@@ -20,16 +22,17 @@ import pytest
 from isolation_helpers import case, fixture
 
 REPO = Path(__file__).resolve().parents[2]
+NO_CAPABILITIES = "0000000000000000"
 
 
-def _interpreter_for_nobody() -> tuple[list[str] | None, str]:
-    """A command prefix that runs this Python's version as ``nobody``, or why there is none."""
+def _interpreter_as(identity: list[str]) -> tuple[list[str] | None, str]:
+    """A command prefix that runs this Python's version as ``identity``, or why there is none."""
     if os.geteuid() != 0:
-        return None, "the tests do not run as root, so they cannot switch to nobody"
+        return None, "the tests do not run as root: they cannot switch users or drop capabilities"
     setpriv = shutil.which("setpriv")
     if setpriv is None:
         return None, "setpriv is not installed"
-    prefix = [setpriv, "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+    prefix = [setpriv, *identity]
     version = f"python{sys.version_info.major}.{sys.version_info.minor}"
     for candidate in (sys.executable, f"/usr/bin/{version}", f"/usr/local/bin/{version}"):
         probe = subprocess.run(
@@ -39,15 +42,15 @@ def _interpreter_for_nobody() -> tuple[list[str] | None, str]:
         )
         if probe.returncode == 0:
             return [*prefix, candidate], ""
-    return None, f"nobody cannot run a {version} that imports this checkout and its packages"
+    return None, f"{identity[0]} cannot run a {version} that imports this checkout and its packages"
 
 
 def _path() -> list[str]:
     return [str(REPO), *site.getsitepackages()]
 
 
-PREFIX, WHY = _interpreter_for_nobody()
-pytestmark = pytest.mark.skipif(PREFIX is None, reason=WHY)
+NOBODY = ["--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+ROOT_WITHOUT_CAPABILITIES = ["--inh-caps=-all", "--bounding-set=-all"]
 
 
 @pytest.fixture
@@ -60,7 +63,9 @@ def shared_dir() -> Iterator[Path]:
 
 
 def test_an_unprivileged_runner_isolates_its_trials(shared_dir: Path) -> None:
-    assert PREFIX is not None
+    prefix, why = _interpreter_as(NOBODY)
+    if prefix is None:
+        pytest.skip(why)
     tmp_path = shared_dir
     skill = tmp_path / "skill"
     cases = [
@@ -78,7 +83,7 @@ def test_an_unprivileged_runner_isolates_its_trials(shared_dir: Path) -> None:
         "PYTHONPATH": os.pathsep.join(_path()),
     }
     done = subprocess.run(
-        [*PREFIX, "-m", "agentic_evals", "run", str(path), "-o", str(output)],
+        [*prefix, "-m", "agentic_evals", "run", str(path), "-o", str(output)],
         env=env,
         capture_output=True,
         text=True,
@@ -90,8 +95,43 @@ def test_an_unprivileged_runner_isolates_its_trials(shared_dir: Path) -> None:
     if report["isolation"]["modes"] != {"overlay": 2}:
         pytest.skip(f"this kernel gives unprivileged overlays no chance: {report['isolation']}")
     writes, offline = (c["trials"][0] for c in report["cases"])
-    uid, caps = writes["stdout"].split("\n")[:2]
-    assert uid == str(65534) and caps.split()[-1] == "0000000000000000"
+    trial_uid, caps = writes["stdout"].split("\n")[:2]
+    assert trial_uid == "65534" and caps.split()[-1] == NO_CAPABILITIES, writes["stdout"]
     assert not (skill / "out.txt").exists()
     assert writes["workspace_changes"]["added"] == ["out.txt"]
     assert offline["isolation"]["network"] == "none" and "unreachable" in offline["stdout"]
+
+
+def test_root_without_capabilities_runs_on_the_shared_tree_and_says_why(shared_dir: Path) -> None:
+    """As in a container: the kernel refuses root's map, and the runner must stay mapped outside.
+
+    Entered anyway, the runner would be the overflow user in a namespace it
+    cannot leave: no file could be created, no tracer started, and every live
+    trial was BLOCKED.
+    """
+    prefix, why = _interpreter_as(ROOT_WITHOUT_CAPABILITIES)
+    if prefix is None:
+        pytest.skip(why)
+    skill = shared_dir / "skill"
+    cases = [case("writes", "echo x > out.txt; id -u; grep CapEff /proc/self/status")]
+    path = fixture(skill, cases, trials=1)
+    output = shared_dir / "report.json"
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(shared_dir), "PYTHONPATH": os.pathsep.join(_path())}
+    done = subprocess.run(
+        [*prefix, "-m", "agentic_evals", "run", str(path), "-o", str(output)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=shared_dir,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads(output.read_text())
+    assert report["isolation"]["modes"] == {"none": 1}
+    refused = "no user namespace: the kernel does not let root map itself into one from inside"
+    assert any(refused in warning for warning in report["isolation"]["warnings"])
+    assert refused in done.stdout
+    trial = report["cases"][0]["trials"][0]
+    assert trial["outcome"] == "PASS", trial["problems"]
+    assert trial["stdout"].split("\n")[:2] == ["0", f"CapEff:\t{NO_CAPABILITIES}"]
+    assert (skill / "out.txt").read_text() == "x\n"  # the shared tree, as the summary says
