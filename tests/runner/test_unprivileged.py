@@ -17,6 +17,7 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 from isolation_helpers import case, fixture
@@ -25,28 +26,65 @@ REPO = Path(__file__).resolve().parents[2]
 NO_CAPABILITIES = "0000000000000000"
 
 
-def _interpreter_as(identity: list[str]) -> tuple[list[str] | None, str]:
-    """A command prefix that runs this Python's version as ``identity``, or why there is none."""
+VIEW = Path(tempfile.gettempdir()) / "agentic-evals-checkout-view"
+"""Where the checkout is bound, for the one command, when ``nobody`` cannot reach it."""
+
+
+class Interpreter(NamedTuple):
+    """A command prefix running this Python as another identity, and the path it imports from."""
+
+    prefix: list[str]
+    path: list[str]
+
+
+def _interpreter_as(identity: list[str]) -> tuple[Interpreter | None, str]:
+    """This Python's version run as ``identity``, importing this checkout, or why there is none.
+
+    A checkout under a directory only root may enter (a fresh clone in a private
+    temporary folder) is bound on a world-readable directory in a mount
+    namespace of the command's own, so that where the checkout lies does not
+    decide whether the test runs.
+    """
     if os.geteuid() != 0:
         return None, "the tests do not run as root: they cannot switch users or drop capabilities"
     setpriv = shutil.which("setpriv")
     if setpriv is None:
         return None, "setpriv is not installed"
-    prefix = [setpriv, *identity]
+    direct = _probe([setpriv, *identity], REPO)
+    if direct is not None:
+        return direct, ""
+    unshare = shutil.which("unshare")
+    if unshare is not None:
+        VIEW.mkdir(mode=0o755, exist_ok=True)
+        bind = 'mount --bind "$1" "$2" && shift 2 && exec "$@"'
+        wrapper = [unshare, "--mount", "--propagation", "private", "--", "sh", "-c", bind, "sh"]
+        bound = _probe([*wrapper, str(REPO), str(VIEW), setpriv, *identity], VIEW)
+        if bound is not None:
+            return bound, ""
+    name = identity[0].removeprefix("--reuid=")
+    return None, f"{name} cannot run a Python that imports this checkout and its packages"
+
+
+def _probe(prefix: list[str], root: Path) -> Interpreter | None:
+    """The first interpreter ``prefix`` can run that imports pydantic from ``root``'s paths."""
+    path = [_moved(entry, root) for entry in [str(REPO), *site.getsitepackages()]]
     version = f"python{sys.version_info.major}.{sys.version_info.minor}"
-    for candidate in (sys.executable, f"/usr/bin/{version}", f"/usr/local/bin/{version}"):
+    executable = _moved(sys.executable, root)
+    for candidate in (executable, f"/usr/bin/{version}", f"/usr/local/bin/{version}"):
         probe = subprocess.run(
-            [*prefix, candidate, "-c", f"import sys; sys.path[:0] = {_path()!r}; import pydantic"],
+            [*prefix, candidate, "-c", f"import sys; sys.path[:0] = {path!r}; import pydantic"],
             capture_output=True,
             check=False,
         )
         if probe.returncode == 0:
-            return [*prefix, candidate], ""
-    return None, f"{identity[0]} cannot run a {version} that imports this checkout and its packages"
+            return Interpreter([*prefix, candidate], path)
+    return None
 
 
-def _path() -> list[str]:
-    return [str(REPO), *site.getsitepackages()]
+def _moved(entry: str, root: Path) -> str:
+    """``entry`` as seen from ``root`` when the checkout is bound there."""
+    inside = Path(entry)
+    return str(root / inside.relative_to(REPO)) if inside.is_relative_to(REPO) else entry
 
 
 NOBODY = ["--reuid=nobody", "--regid=nogroup", "--clear-groups"]
@@ -63,8 +101,8 @@ def shared_dir() -> Iterator[Path]:
 
 
 def test_an_unprivileged_runner_isolates_its_trials(shared_dir: Path) -> None:
-    prefix, why = _interpreter_as(NOBODY)
-    if prefix is None:
+    interpreter, why = _interpreter_as(NOBODY)
+    if interpreter is None:
         pytest.skip(why)
     tmp_path = shared_dir
     skill = tmp_path / "skill"
@@ -80,10 +118,10 @@ def test_an_unprivileged_runner_isolates_its_trials(shared_dir: Path) -> None:
         "PATH": "/usr/bin:/bin",
         "HOME": str(tmp_path),
         "TMPDIR": str(tmp_path),
-        "PYTHONPATH": os.pathsep.join(_path()),
+        "PYTHONPATH": os.pathsep.join(interpreter.path),
     }
     done = subprocess.run(
-        [*prefix, "-m", "agentic_evals", "run", str(path), "-o", str(output)],
+        [*interpreter.prefix, "-m", "agentic_evals", "run", str(path), "-o", str(output)],
         env=env,
         capture_output=True,
         text=True,
@@ -109,16 +147,20 @@ def test_root_without_capabilities_runs_on_the_shared_tree_and_says_why(shared_d
     cannot leave: no file could be created, no tracer started, and every live
     trial was BLOCKED.
     """
-    prefix, why = _interpreter_as(ROOT_WITHOUT_CAPABILITIES)
-    if prefix is None:
+    interpreter, why = _interpreter_as(ROOT_WITHOUT_CAPABILITIES)
+    if interpreter is None:
         pytest.skip(why)
     skill = shared_dir / "skill"
     cases = [case("writes", "echo x > out.txt; id -u; grep CapEff /proc/self/status")]
     path = fixture(skill, cases, trials=1)
     output = shared_dir / "report.json"
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(shared_dir), "PYTHONPATH": os.pathsep.join(_path())}
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(shared_dir),
+        "PYTHONPATH": os.pathsep.join(interpreter.path),
+    }
     done = subprocess.run(
-        [*prefix, "-m", "agentic_evals", "run", str(path), "-o", str(output)],
+        [*interpreter.prefix, "-m", "agentic_evals", "run", str(path), "-o", str(output)],
         env=env,
         capture_output=True,
         text=True,
