@@ -17,7 +17,7 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import pytest
 from isolation_helpers import case, fixture
@@ -100,6 +100,28 @@ def shared_dir() -> Iterator[Path]:
     shutil.rmtree(made, ignore_errors=True)
 
 
+def _run(interpreter: Interpreter, fixture_path: Path, home: Path) -> tuple[dict[str, Any], str]:
+    """``run`` of ``fixture_path`` as ``interpreter``'s identity: the report and the summary."""
+    output = home / "report.json"
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(home),
+        "TMPDIR": str(home),
+        "PYTHONPATH": os.pathsep.join(interpreter.path),
+    }
+    done = subprocess.run(
+        [*interpreter.prefix, "-m", "agentic_evals", "run", str(fixture_path), "-o", str(output)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=home,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    report: dict[str, Any] = json.loads(output.read_text())
+    return report, done.stdout
+
+
 def test_an_unprivileged_runner_isolates_its_trials(shared_dir: Path) -> None:
     interpreter, why = _interpreter_as(NOBODY)
     if interpreter is None:
@@ -113,23 +135,7 @@ def test_an_unprivileged_runner_isolates_its_trials(shared_dir: Path) -> None:
     path = fixture(skill, cases, trials=1)
     for item in (skill, path):
         item.chmod(0o777)
-    output = tmp_path / "report.json"
-    env = {
-        "PATH": "/usr/bin:/bin",
-        "HOME": str(tmp_path),
-        "TMPDIR": str(tmp_path),
-        "PYTHONPATH": os.pathsep.join(interpreter.path),
-    }
-    done = subprocess.run(
-        [*interpreter.prefix, "-m", "agentic_evals", "run", str(path), "-o", str(output)],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=tmp_path,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    report = json.loads(output.read_text())
+    report, _ = _run(interpreter, path, tmp_path)
     if report["isolation"]["modes"] != {"overlay": 2}:
         pytest.skip(f"this kernel gives unprivileged overlays no chance: {report['isolation']}")
     writes, offline = (c["trials"][0] for c in report["cases"])
@@ -153,26 +159,11 @@ def test_root_without_capabilities_runs_on_the_shared_tree_and_says_why(shared_d
     skill = shared_dir / "skill"
     cases = [case("writes", "echo x > out.txt; id -u; grep CapEff /proc/self/status")]
     path = fixture(skill, cases, trials=1)
-    output = shared_dir / "report.json"
-    env = {
-        "PATH": "/usr/bin:/bin",
-        "HOME": str(shared_dir),
-        "PYTHONPATH": os.pathsep.join(interpreter.path),
-    }
-    done = subprocess.run(
-        [*interpreter.prefix, "-m", "agentic_evals", "run", str(path), "-o", str(output)],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=shared_dir,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    report = json.loads(output.read_text())
+    report, summary = _run(interpreter, path, shared_dir)
     assert report["isolation"]["modes"] == {"none": 1}
     refused = "no user namespace: the kernel does not let root map itself into one from inside"
     assert any(refused in warning for warning in report["isolation"]["warnings"])
-    assert refused in done.stdout
+    assert refused in summary
     trial = report["cases"][0]["trials"][0]
     assert trial["outcome"] == "PASS", trial["problems"]
     assert trial["stdout"].split("\n")[:2] == ["0", f"CapEff:\t{NO_CAPABILITIES}"]
