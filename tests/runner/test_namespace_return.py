@@ -74,7 +74,7 @@ import time
 from agentic_evals.runner.isolation import mounts as module
 module.SETNS_PATIENCE = {patience}
 mounts = ThreadMounts.enter("return-test", user_namespace=False, restore=True)
-helper = threading.Thread(target=time.sleep, args=(0.05,))
+helper = threading.Thread(target=time.sleep, args=(0.5,))
 helper.start()
 mounts.release()
 print(kernel.namespace_of(threading.get_native_id()) == host)
@@ -86,7 +86,7 @@ def test_a_thread_that_is_exiting_does_not_keep_the_caller_from_going_back(
     tmp_path: Path,
 ) -> None:
     # A thread ending a moment after the run (a joined one ends in the kernel
-    # a moment after Python saw it end) is waited for...
+    # a moment after Python saw it end) is waited for, here half a second...
     assert _child(tmp_path, EXITING.format(patience=5.0)) == ["True"]
     assert (tmp_path / "out" / "report.json").read_text() == "{}"
     # ...where not waiting leaves the caller behind: the wait is what holds.

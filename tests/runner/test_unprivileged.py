@@ -26,10 +26,6 @@ REPO = Path(__file__).resolve().parents[2]
 NO_CAPABILITIES = "0000000000000000"
 
 
-VIEW = Path(tempfile.gettempdir()) / "agentic-evals-checkout-view"
-"""Where the checkout is bound, for the one command, when ``nobody`` cannot reach it."""
-
-
 class Interpreter(NamedTuple):
     """A command prefix running this Python as another identity, and the path it imports from."""
 
@@ -37,13 +33,13 @@ class Interpreter(NamedTuple):
     path: list[str]
 
 
-def _interpreter_as(identity: list[str]) -> tuple[Interpreter | None, str]:
+def _interpreter_as(identity: list[str], shared: Path) -> tuple[Interpreter | None, str]:
     """This Python's version run as ``identity``, importing this checkout, or why there is none.
 
     A checkout under a directory only root may enter (a fresh clone in a private
-    temporary folder) is bound on a world-readable directory in a mount
-    namespace of the command's own, so that where the checkout lies does not
-    decide whether the test runs.
+    temporary folder) is bound on a new directory in ``shared`` (which everyone
+    can reach) in a mount namespace of the command's own, so that where the
+    checkout lies does not decide whether the test runs.
     """
     if os.geteuid() != 0:
         return None, "the tests do not run as root: they cannot switch users or drop capabilities"
@@ -55,10 +51,11 @@ def _interpreter_as(identity: list[str]) -> tuple[Interpreter | None, str]:
         return direct, ""
     unshare = shutil.which("unshare")
     if unshare is not None:
-        VIEW.mkdir(mode=0o755, exist_ok=True)
+        view = shared / "checkout"
+        view.mkdir(mode=0o755)
         bind = 'mount --bind "$1" "$2" && shift 2 && exec "$@"'
         wrapper = [unshare, "--mount", "--propagation", "private", "--", "sh", "-c", bind, "sh"]
-        bound = _probe([*wrapper, str(REPO), str(VIEW), setpriv, *identity], VIEW)
+        bound = _probe([*wrapper, str(REPO), str(view), setpriv, *identity], view)
         if bound is not None:
             return bound, ""
     name = identity[0].removeprefix("--reuid=")
@@ -123,7 +120,7 @@ def _run(interpreter: Interpreter, fixture_path: Path, home: Path) -> tuple[dict
 
 
 def test_an_unprivileged_runner_isolates_its_trials(shared_dir: Path) -> None:
-    interpreter, why = _interpreter_as(NOBODY)
+    interpreter, why = _interpreter_as(NOBODY, shared_dir)
     if interpreter is None:
         pytest.skip(why)
     tmp_path = shared_dir
@@ -153,7 +150,7 @@ def test_root_without_capabilities_runs_on_the_shared_tree_and_says_why(shared_d
     cannot leave: no file could be created, no tracer started, and every live
     trial was BLOCKED.
     """
-    interpreter, why = _interpreter_as(ROOT_WITHOUT_CAPABILITIES)
+    interpreter, why = _interpreter_as(ROOT_WITHOUT_CAPABILITIES, shared_dir)
     if interpreter is None:
         pytest.skip(why)
     skill = shared_dir / "skill"
